@@ -1,0 +1,1 @@
+//! (module bloom: to be filled in)

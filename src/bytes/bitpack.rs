@@ -1,0 +1,1 @@
+//! Bit packing: to be filled in.

@@ -1,0 +1,1 @@
+//! (module compression: to be filled in)

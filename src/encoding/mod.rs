@@ -1,0 +1,1 @@
+//! (module encoding: to be filled in)

@@ -1,0 +1,352 @@
+//! Errors: what went wrong, and where.
+//!
+//! An [`Error`] is a small [`ErrorKind`] (a static noun saying *what* was being read, plus the
+//! numbers involved) and a [`Location`] (row group, column path, page ordinal, byte offset) that
+//! is filled in as the error travels up through the layers. Low layers never know where they
+//! are: a decoder says "RLE run header: needed 4 bytes, 2 available"; the page reader adds
+//! "page 3 at byte offset 1234"; the column reader adds "column a.b, row group 0".
+//!
+//! ```
+//! use parket::{Error, ErrorKind};
+//! let e = Error::truncated("BYTE_ARRAY length prefix", 4, 1).at_offset(120).in_column("a.b");
+//! assert_eq!(
+//!     e.to_string(),
+//!     "truncated BYTE_ARRAY length prefix: needed 4 bytes, 1 available (column a.b, byte offset 120)"
+//! );
+//! assert!(matches!(e.kind(), ErrorKind::Truncated { .. }));
+//! ```
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use core::fmt;
+
+/// The result type of every fallible function in this crate.
+pub type Result<T, E = Error> = core::result::Result<T, E>;
+
+/// What went wrong. Each variant carries a static description of the thing being read and
+/// the numbers that show the problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended before `what` was complete.
+    Truncated {
+        /// What was being read.
+        what: &'static str,
+        /// Bytes needed.
+        needed: u64,
+        /// Bytes that remained.
+        available: u64,
+    },
+    /// A number read from the input is outside the range that the spec or the context allows.
+    OutOfRange {
+        /// What the number is.
+        what: &'static str,
+        /// The number found.
+        value: i64,
+    },
+    /// The input breaks a rule of the format.
+    OutOfSpec {
+        /// The rule that is broken.
+        what: &'static str,
+    },
+    /// Honouring the input would exceed one of the reader's [`crate::Limits`].
+    LimitExceeded {
+        /// Which limit.
+        what: &'static str,
+        /// What the input asked for.
+        requested: u64,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// A valid feature of the format that this crate does not implement.
+    Unsupported {
+        /// The feature.
+        what: &'static str,
+    },
+    /// A feature of the format that needs a cargo feature which is not enabled in this build.
+    FeatureDisabled {
+        /// What needed it (e.g. "SNAPPY").
+        what: &'static str,
+        /// The cargo feature to enable.
+        feature: &'static str,
+    },
+    /// A page checksum did not match its contents.
+    Checksum {
+        /// The CRC stored in the page header.
+        expected: u32,
+        /// The CRC of the bytes read.
+        actual: u32,
+    },
+    /// The file is encrypted (Parquet Modular Encryption), which this crate cannot read yet.
+    Encrypted,
+    /// A caller passed an argument that does not fit (a schema text that does not parse,
+    /// values that do not match their column, ...). The message says what and why.
+    InvalidArgument(String),
+    /// An I/O error from a `std::io` source or sink.
+    Io(String),
+}
+
+/// Where in a file an error happened. Each part is filled in by the layer that knows it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Location {
+    /// Row group ordinal.
+    pub row_group: Option<usize>,
+    /// Column path, dotted (`a.list.element`).
+    pub column: Option<String>,
+    /// Page ordinal within the column chunk (0 is the first page, dictionary included).
+    pub page: Option<usize>,
+    /// Byte offset in the file (or in the buffer being decoded when no file is involved).
+    pub offset: Option<u64>,
+}
+
+impl Location {
+    fn is_empty(&self) -> bool {
+        self.row_group.is_none()
+            && self.column.is_none()
+            && self.page.is_none()
+            && self.offset.is_none()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Inner {
+    kind: ErrorKind,
+    location: Location,
+}
+
+/// An error: an [`ErrorKind`] and the [`Location`] where it happened.
+///
+/// Boxed so that `Result<T, Error>` stays one pointer wide on the hot paths.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Error(Box<Inner>);
+
+impl Error {
+    /// An error of this kind, at no location yet.
+    #[cold]
+    pub fn new(kind: ErrorKind) -> Self {
+        Error(Box::new(Inner {
+            kind,
+            location: Location::default(),
+        }))
+    }
+
+    /// The input ended before `what` was complete.
+    #[cold]
+    pub fn truncated(what: &'static str, needed: u64, available: u64) -> Self {
+        Self::new(ErrorKind::Truncated {
+            what,
+            needed,
+            available,
+        })
+    }
+
+    /// A number is outside the allowed range.
+    #[cold]
+    pub fn out_of_range(what: &'static str, value: i64) -> Self {
+        Self::new(ErrorKind::OutOfRange { what, value })
+    }
+
+    /// The input breaks a rule of the format.
+    #[cold]
+    pub fn out_of_spec(what: &'static str) -> Self {
+        Self::new(ErrorKind::OutOfSpec { what })
+    }
+
+    /// A limit would be exceeded.
+    #[cold]
+    pub fn limit(what: &'static str, requested: u64, limit: u64) -> Self {
+        Self::new(ErrorKind::LimitExceeded {
+            what,
+            requested,
+            limit,
+        })
+    }
+
+    /// A feature of the format this crate does not implement.
+    #[cold]
+    pub fn unsupported(what: &'static str) -> Self {
+        Self::new(ErrorKind::Unsupported { what })
+    }
+
+    /// A cargo feature is needed.
+    #[cold]
+    pub fn feature_disabled(what: &'static str, feature: &'static str) -> Self {
+        Self::new(ErrorKind::FeatureDisabled { what, feature })
+    }
+
+    /// A caller's argument does not fit.
+    #[cold]
+    pub fn invalid_argument(message: impl Into<String>) -> Self {
+        Self::new(ErrorKind::InvalidArgument(message.into()))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// Where it went wrong, as far as known.
+    pub fn location(&self) -> &Location {
+        &self.0.location
+    }
+
+    /// Sets the byte offset, unless a lower layer already set a more precise one.
+    #[must_use]
+    pub fn at_offset(mut self, offset: u64) -> Self {
+        self.0.location.offset.get_or_insert(offset);
+        self
+    }
+
+    /// Adds `base` to the byte offset (a lower layer counted from the start of its buffer; the
+    /// caller knows where that buffer starts), or sets it to `base` when none is known.
+    #[must_use]
+    pub fn offset_by(mut self, base: u64) -> Self {
+        let o = self.0.location.offset.get_or_insert(0);
+        *o = o.saturating_add(base);
+        self
+    }
+
+    /// Sets the page ordinal, unless already set.
+    #[must_use]
+    pub fn in_page(mut self, page: usize) -> Self {
+        self.0.location.page.get_or_insert(page);
+        self
+    }
+
+    /// Sets the column path, unless already set.
+    #[must_use]
+    pub fn in_column(mut self, path: &str) -> Self {
+        if self.0.location.column.is_none() {
+            self.0.location.column = Some(String::from(path));
+        }
+        self
+    }
+
+    /// Sets the row group ordinal, unless already set.
+    #[must_use]
+    pub fn in_row_group(mut self, row_group: usize) -> Self {
+        self.0.location.row_group.get_or_insert(row_group);
+        self
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Truncated {
+                what,
+                needed,
+                available,
+            } => write!(
+                f,
+                "truncated {what}: needed {needed} bytes, {available} available"
+            ),
+            ErrorKind::OutOfRange { what, value } => write!(f, "{what} out of range: {value}"),
+            ErrorKind::OutOfSpec { what } => write!(f, "invalid file: {what}"),
+            ErrorKind::LimitExceeded {
+                what,
+                requested,
+                limit,
+            } => write!(f, "{what} of {requested} exceeds the limit of {limit}"),
+            ErrorKind::Unsupported { what } => write!(f, "not supported: {what}"),
+            ErrorKind::FeatureDisabled { what, feature } => write!(
+                f,
+                "{what} needs the cargo feature `{feature}`, which this build does not enable"
+            ),
+            ErrorKind::Checksum { expected, actual } => write!(
+                f,
+                "page CRC mismatch: header says {expected:#010x}, data has {actual:#010x}"
+            ),
+            ErrorKind::Encrypted => f.write_str(
+                "the file is encrypted (Parquet Modular Encryption); encrypted files are not supported yet",
+            ),
+            ErrorKind::InvalidArgument(m) => f.write_str(m),
+            ErrorKind::Io(m) => write!(f, "I/O error: {m}"),
+        }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut sep = "";
+        if let Some(rg) = self.row_group {
+            write!(f, "{sep}row group {rg}")?;
+            sep = ", ";
+        }
+        if let Some(c) = &self.column {
+            write!(f, "{sep}column {c}")?;
+            sep = ", ";
+        }
+        if let Some(p) = self.page {
+            write!(f, "{sep}page {p}")?;
+            sep = ", ";
+        }
+        if let Some(o) = self.offset {
+            write!(f, "{sep}byte offset {o}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0.kind)?;
+        if !self.0.location.is_empty() {
+            write!(f, " ({})", self.0.location)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Error({self})")
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for Error {}
+
+#[cfg(feature = "std")]
+impl From<std::io::Error> for Error {
+    #[cold]
+    fn from(e: std::io::Error) -> Self {
+        use alloc::string::ToString;
+        Error::new(ErrorKind::Io(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn location_is_added_once_from_the_bottom_up() {
+        let e = Error::out_of_range("bit width", 254)
+            .at_offset(7)
+            .in_page(2)
+            .offset_by(100)
+            .in_column("x.y")
+            .in_row_group(1)
+            .in_column("ignored");
+        assert_eq!(
+            e.to_string(),
+            "bit width out of range: 254 (row group 1, column x.y, page 2, byte offset 107)"
+        );
+    }
+
+    #[test]
+    fn error_is_one_pointer() {
+        assert_eq!(
+            core::mem::size_of::<Result<()>>(),
+            core::mem::size_of::<usize>()
+        );
+    }
+}

@@ -1,0 +1,1 @@
+//! (module levels: to be filled in)

@@ -1,0 +1,1 @@
+//! (module page: to be filled in)

@@ -1,0 +1,1 @@
+//! (module read: to be filled in)

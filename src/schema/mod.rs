@@ -1,0 +1,1 @@
+//! (module schema: to be filled in)

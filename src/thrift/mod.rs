@@ -1,0 +1,1 @@
+//! (module thrift: to be filled in)

@@ -1,0 +1,1 @@
+//! (module write: to be filled in)
