@@ -1,0 +1,1 @@
+//! bit_packed: to be filled in.

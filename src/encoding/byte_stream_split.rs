@@ -1,0 +1,1 @@
+//! byte_stream_split: to be filled in.

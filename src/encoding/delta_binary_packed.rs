@@ -1,0 +1,1 @@
+//! delta_binary_packed: to be filled in.

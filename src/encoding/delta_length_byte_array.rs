@@ -1,0 +1,1 @@
+//! delta_length_byte_array: to be filled in.

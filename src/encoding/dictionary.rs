@@ -1,0 +1,1 @@
+//! dictionary: to be filled in.

@@ -1,0 +1,1 @@
+//! plain: to be filled in.

@@ -1,0 +1,1 @@
+//! rle: to be filled in.
