@@ -36,6 +36,7 @@ pub mod levels;
 pub mod limits;
 pub mod page;
 pub mod read;
+pub mod record;
 pub mod schema;
 pub mod thrift;
 pub mod values;
