@@ -1,4 +1,6 @@
 //! The `parket` command-line tool.
+mod json;
+
 fn main() {
     eprintln!("parket: no commands yet");
     std::process::exit(1);

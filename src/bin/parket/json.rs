@@ -1,0 +1,159 @@
+//! JSON text output, in the canonical form shared with the pyarrow side of the tests
+//! (`json.dumps(obj, separators=(",", ":"), ensure_ascii=False)`): no spaces, non-ASCII as
+//! UTF-8, floats as Python's `repr` prints them (the shortest text that parses back to the same
+//! value, exponent form below 1e-4 and from 1e16 up).
+
+use std::fmt::Write as _;
+
+/// Appends `s` as a JSON string literal, escaped as Python's `json.dumps` escapes it.
+pub fn push_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{08}' => out.push_str("\\b"),
+            '\u{0c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Appends a DOUBLE: a number, or the strings "NaN", "Infinity", "-Infinity".
+pub fn push_f64(out: &mut String, x: f64) {
+    if special(out, x.is_nan(), x.is_infinite(), x.is_sign_negative()) {
+        return;
+    }
+    push_repr(out, &format!("{:e}", x));
+}
+
+/// Appends a FLOAT: the shortest text that parses back to the same f32.
+pub fn push_f32(out: &mut String, x: f32) {
+    if special(out, x.is_nan(), x.is_infinite(), x.is_sign_negative()) {
+        return;
+    }
+    push_repr(out, &format!("{:e}", x));
+}
+
+fn special(out: &mut String, nan: bool, inf: bool, neg: bool) -> bool {
+    match (nan, inf, neg) {
+        (true, _, _) => out.push_str("\"NaN\""),
+        (_, true, false) => out.push_str("\"Infinity\""),
+        (_, true, true) => out.push_str("\"-Infinity\""),
+        _ => return false,
+    }
+    true
+}
+
+/// Rewrites Rust's shortest `{:e}` text (`-1.2345e-7`, `1e16`) the way Python's `repr` lays
+/// out the same digits.
+fn push_repr(out: &mut String, sci: &str) {
+    let (neg, sci) = match sci.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, sci),
+    };
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    if neg {
+        out.push('-');
+    }
+    if (-4..16).contains(&exp) {
+        if exp < 0 {
+            out.push_str("0.");
+            for _ in 0..(-exp - 1) {
+                out.push('0');
+            }
+            out.push_str(&digits);
+        } else {
+            let int_len = exp as usize + 1;
+            if digits.len() <= int_len {
+                out.push_str(&digits);
+                for _ in digits.len()..int_len {
+                    out.push('0');
+                }
+                out.push_str(".0");
+            } else {
+                out.push_str(&digits[..int_len]);
+                out.push('.');
+                out.push_str(&digits[int_len..]);
+            }
+        }
+    } else {
+        out.push_str(&digits[..1]);
+        if digits.len() > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let _ = write!(out, "e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_print_as_python_repr() {
+        // Golden text from Python 3.11:
+        // json.dumps(vals, separators=(',', ':'))
+        let vals = [
+            0.0,
+            -0.0,
+            1.0,
+            1.5,
+            0.1,
+            1e16,
+            1e15,
+            123456789012345678.0,
+            1e-4,
+            1e-5,
+            1.2345e-7,
+            5e-324,
+            1.7976931348623157e308,
+            -2.5e-300,
+            100.0,
+            1e22,
+            0.00012,
+        ];
+        let expected = "[0.0,-0.0,1.0,1.5,0.1,1e+16,1000000000000000.0,1.2345678901234568e+17,\
+            0.0001,1e-05,1.2345e-07,5e-324,1.7976931348623157e+308,-2.5e-300,100.0,1e+22,0.00012]";
+        let mut out = String::from("[");
+        for (i, v) in vals.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            push_f64(&mut out, *v);
+        }
+        out.push(']');
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn f32_is_shortest_for_its_width() {
+        let mut out = String::new();
+        push_f32(&mut out, 0.1f32);
+        out.push(' ');
+        push_f32(&mut out, f32::MAX);
+        out.push(' ');
+        push_f32(&mut out, -0.0f32);
+        out.push(' ');
+        push_f32(&mut out, f32::NAN);
+        assert_eq!(out, "0.1 3.4028235e+38 -0.0 \"NaN\"");
+    }
+
+    #[test]
+    fn strings_escape_as_python() {
+        // json.dumps('a"b\\c\n\t\x01\x7f é ☃ 😀 \u2028', ensure_ascii=False)
+        let mut out = String::new();
+        push_str(&mut out, "a\"b\\c\n\t\u{1}\u{7f} é ☃ 😀 \u{2028}");
+        assert_eq!(out, "\"a\\\"b\\\\c\\n\\t\\u0001\u{7f} é ☃ 😀 \u{2028}\"");
+    }
+}
