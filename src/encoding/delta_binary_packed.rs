@@ -233,6 +233,16 @@ fn decode_into<T>(
     if total == 0 {
         return Ok(c.position());
     }
+    // Every block costs at least its min delta byte and its bit width bytes: fail before any
+    // work when the bytes that remain cannot hold the blocks the count needs.
+    let blocks = (total - 1).div_ceil(h.block_size as u64);
+    let min_bytes = u128::from(blocks) * (1 + h.miniblocks_per_block as u128);
+    if (c.remaining() as u128) < min_bytes {
+        return Err(c.truncated(
+            "DELTA_BINARY_PACKED blocks",
+            min_bytes.min(usize::MAX as u128) as usize,
+        ));
+    }
     let mut want = num_values as u64;
     let mut last = h.first_value as u64;
     if want > 0 {
@@ -667,7 +677,8 @@ mod tests {
         }
         let mut out = Vec::new();
         assert!(decode_i64(&bytes, 1000, &mut out).is_err());
-        assert!(out.len() <= 1000);
+        // Refused up front: 2^60 values need far more blocks than 50 bytes hold.
+        assert!(out.is_empty());
         // The same blocks with an honest count of 1000 (1 + 7 full blocks + 103 values).
         let mut honest = vec![0x80, 0x01, 0x04, 0xE8, 0x07, 0x00];
         for _ in 0..8 {
