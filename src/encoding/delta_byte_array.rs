@@ -404,6 +404,52 @@ mod tests {
             prop_assert_eq!(out, Values::FixedLenByteArray(f));
         }
 
+        /// Well-formed length streams with arbitrary (often invalid) prefix and suffix lengths:
+        /// never a panic, and whatever decodes matches a naive oracle.
+        #[test]
+        fn arbitrary_lengths(
+            prefixes in proptest::collection::vec(-2i32..6, 0..50),
+            suffixes in proptest::collection::vec(-2i32..6, 0..50),
+            data in proptest::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let n = prefixes.len().min(suffixes.len());
+            let mut b = Vec::new();
+            delta_binary_packed::encode_i32(&prefixes[..n], &mut b);
+            delta_binary_packed::encode_i32(&suffixes[..n], &mut b);
+            b.extend_from_slice(&data);
+            let mut out = ByteArrays::new();
+            let got = decode_byte_arrays(&b, n, &mut out);
+            // Oracle.
+            let mut expect: Option<Vec<Vec<u8>>> = Some(Vec::new());
+            let mut rest = &data[..];
+            let mut prev: Vec<u8> = Vec::new();
+            if suffixes[..n].iter().any(|&s| s < 0)
+                || suffixes[..n].iter().map(|&s| s.max(0) as usize).sum::<usize>() > data.len()
+            {
+                expect = None;
+            } else {
+                for (&p, &s) in prefixes[..n].iter().zip(&suffixes[..n]) {
+                    if p < 0 || p as usize > prev.len() {
+                        expect = None;
+                        break;
+                    }
+                    let mut v = prev[..p as usize].to_vec();
+                    v.extend_from_slice(&rest[..s as usize]);
+                    rest = &rest[s as usize..];
+                    expect.as_mut().unwrap().push(v.clone());
+                    prev = v;
+                }
+            }
+            match (got, expect) {
+                (Ok(used), Some(e)) => {
+                    prop_assert_eq!(out.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), e);
+                    prop_assert_eq!(used, b.len() - rest.len());
+                }
+                (Err(_), None) => prop_assert!(out.is_empty()),
+                (g, e) => prop_assert!(false, "decoder {:?} vs oracle {:?}", g, e),
+            }
+        }
+
         #[test]
         fn arbitrary_bytes(data in proptest::collection::vec(any::<u8>(), 0..300)) {
             fuzz_decode(&data);
