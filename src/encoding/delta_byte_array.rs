@@ -1,1 +1,458 @@
-//! delta_byte_array: to be filled in.
+//! DELTA_BYTE_ARRAY (encoding 7): front coding of BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY.
+//!
+//! Spec: Encodings.md, "Delta Strings: (DELTA_BYTE_ARRAY = 7)". Each value is stored as the
+//! length of the prefix it shares with the previous value, plus the rest (its suffix).
+//!
+//! ```text
+//! stream   := <prefix lengths> <suffixes>
+//! prefix lengths := the prefix lengths as INT32, DELTA_BINARY_PACKED
+//! suffixes       := the suffixes as DELTA_LENGTH_BYTE_ARRAY
+//! value[i] = value[i - 1][..prefix length[i]] ++ suffix[i]   (value[-1] is empty)
+//! ```
+//!
+//! A prefix longer than the previous value is an error. For FIXED_LEN_BYTE_ARRAY every value
+//! must have the column's width ("even for FIXED_LEN_BYTE_ARRAY, all lengths are encoded").
+//!
+//! # Worked example
+//!
+//! The spec's `"axis", "axle", "babble", "babyhood"`: prefix lengths `0 2 0 3`, suffixes
+//! `"axis" "le" "babble" "yhood"` (lengths `4 2 6 5`).
+//!
+//! ```text
+//! 80 01 04 04 00  prefix lengths: 128, 4 miniblocks, 4 values, first value 0
+//! 03 03 00 00 00  min delta -2 (zigzag 3); bit widths 3, 0, 0, 0
+//! 44 01 00 00 00 00 00 00 00 00 00 00
+//!                 deltas 2 -2 3 minus -2 = 4 0 5 at 3 bits, LSB first:
+//!                 001 000 101 -> 0b0100_0100 0b0000_0001 = 0x44 0x01, then padding
+//! 80 01 04 04 08  suffix lengths: 128, 4 miniblocks, 4 values, first value 4 (zigzag 8)
+//! 03 03 00 00 00  min delta -2; bit widths 3, 0, 0, 0
+//! 70 00 00 00 00 00 00 00 00 00 00 00
+//!                 deltas -2 4 -1 minus -2 = 0 6 1: 000 011 100 -> 0b0111_0000 = 0x70
+//! 61 78 69 73 6C 65 62 61 62 62 6C 65 79 68 6F 6F 64
+//!                 "axislebabbleyhood"
+//! ```
+//!
+//! ```
+//! use parket::encoding::delta_byte_array as dba;
+//! use parket::values::{ByteArrays, ValuesRef};
+//! let mut bytes = vec![0x80, 0x01, 0x04, 0x04, 0x00, 0x03, 0x03, 0, 0, 0, 0x44, 0x01];
+//! bytes.extend_from_slice(&[0; 10]);
+//! bytes.extend_from_slice(&[0x80, 0x01, 0x04, 0x04, 0x08, 0x03, 0x03, 0, 0, 0, 0x70]);
+//! bytes.extend_from_slice(&[0; 11]);
+//! bytes.extend_from_slice(b"axislebabbleyhood");
+//! let mut out = ByteArrays::new();
+//! assert_eq!(dba::decode_byte_arrays(&bytes, 4, &mut out).unwrap(), bytes.len());
+//! assert_eq!(out.iter().collect::<Vec<_>>(), [&b"axis"[..], b"axle", b"babble", b"babyhood"]);
+//!
+//! let mut encoded = Vec::new();
+//! dba::encode(ValuesRef::ByteArray(out.as_ref()), &mut encoded).unwrap();
+//! assert_eq!(encoded, bytes);
+//! ```
+//!
+//! # Limits
+//!
+//! The decoder never panics. Unlike the other encodings, its output is not bounded by its
+//! input: a value can repeat the whole previous value as its prefix, so `n` values of `n` bytes
+//! each take O(n) input bytes. The decoder therefore computes the output size before
+//! allocating and checks it against a limit ([`decode_with_limit`]; [`decode`] uses
+//! [`Limits::default`]'s page size). Temporary allocations: two vectors of `num_values`
+//! lengths.
+
+use alloc::vec::Vec;
+
+use super::{delta_binary_packed, delta_length_byte_array};
+use crate::error::{Error, Result};
+use crate::limits::Limits;
+use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
+
+/// Decodes `num_values` BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values from `input`, appending to
+/// `out`; returns the number of input bytes consumed. The decoded bytes may total at most
+/// [`Limits::default`]`.page_bytes`.
+///
+/// Never panics, for any input; see the module's "Limits".
+pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize> {
+    decode_with_limit(input, num_values, out, Limits::default().page_bytes)
+}
+
+/// [`decode`] with a limit on the total bytes of the decoded values.
+pub fn decode_with_limit(
+    input: &[u8],
+    num_values: usize,
+    out: &mut Values,
+    max_bytes: u64,
+) -> Result<usize> {
+    let width = match out {
+        Values::ByteArray(_) => None,
+        Values::FixedLenByteArray(f) if f.width() > 0 || num_values == 0 => Some(f.width()),
+        Values::FixedLenByteArray(_) => {
+            return Err(Error::out_of_spec(
+                "FIXED_LEN_BYTE_ARRAY of width 0 holding values",
+            ))
+        }
+        _ => {
+            return Err(Error::unsupported(
+                "DELTA_BYTE_ARRAY for a type other than BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY",
+            ))
+        }
+    };
+    let parts = Parts::decode(input, num_values, width, max_bytes)?;
+    match out {
+        Values::ByteArray(b) => parts.write_byte_arrays(b),
+        Values::FixedLenByteArray(f) => parts.write_fixed(f),
+        _ => {}
+    }
+    Ok(parts.consumed)
+}
+
+/// [`decode`] into a [`ByteArrays`].
+pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays) -> Result<usize> {
+    let parts = Parts::decode(input, num_values, None, Limits::default().page_bytes)?;
+    parts.write_byte_arrays(out);
+    Ok(parts.consumed)
+}
+
+/// The decoded, validated streams, before any value is written.
+struct Parts<'a> {
+    prefixes: Vec<usize>,
+    suffix_lengths: Vec<usize>,
+    suffixes: &'a [u8],
+    total: usize,
+    consumed: usize,
+}
+
+impl<'a> Parts<'a> {
+    fn decode(
+        input: &'a [u8],
+        num_values: usize,
+        width: Option<usize>,
+        max_bytes: u64,
+    ) -> Result<Self> {
+        let mut prefixes = Vec::new();
+        let prefix_len = delta_binary_packed::decode_lengths(input, num_values, &mut prefixes)?;
+        let rest = input.get(prefix_len..).unwrap_or(&[]);
+        let mut suffix_lengths = Vec::new();
+        let (suffixes, suffix_len) =
+            delta_length_byte_array::decode_parts(rest, num_values, &mut suffix_lengths)
+                .map_err(|e| e.at_offset(prefix_len as u64))?;
+        // Validate every value and add up the output before allocating it.
+        let mut previous = 0usize;
+        let mut total = 0u64;
+        for (&p, &s) in prefixes.iter().zip(&suffix_lengths) {
+            if p > previous {
+                return Err(Error::out_of_range(
+                    "DELTA_BYTE_ARRAY prefix length (longer than the previous value)",
+                    p as i64,
+                ));
+            }
+            // Both are below 2^31.
+            let len = p + s;
+            if let Some(w) = width {
+                if len != w {
+                    return Err(Error::out_of_range(
+                        "DELTA_BYTE_ARRAY value length (not the FIXED_LEN_BYTE_ARRAY width)",
+                        len as i64,
+                    ));
+                }
+            }
+            total += len as u64;
+            if total > max_bytes {
+                return Err(Error::limit(
+                    "DELTA_BYTE_ARRAY decoded bytes",
+                    total,
+                    max_bytes,
+                ));
+            }
+            previous = len;
+        }
+        let total = usize::try_from(total).map_err(|_| {
+            Error::limit("DELTA_BYTE_ARRAY decoded bytes", total, usize::MAX as u64)
+        })?;
+        Ok(Parts {
+            prefixes,
+            suffix_lengths,
+            suffixes,
+            total,
+            consumed: prefix_len + suffix_len,
+        })
+    }
+
+    /// Appends the values to `data` (each value's prefix is copied from the previous value
+    /// within `data`), calling `end` after each. Infallible: `decode` checked everything.
+    fn write(&self, data: &mut Vec<u8>, mut end: impl FnMut(usize)) {
+        data.reserve(self.total);
+        let mut previous = data.len()..data.len();
+        let mut suffixes = self.suffixes;
+        for (&p, &s) in self.prefixes.iter().zip(&self.suffix_lengths) {
+            let start = data.len();
+            // p <= previous.len() and s <= suffixes.len() were checked in `decode`.
+            data.extend_from_within(previous.start..previous.start + p.min(previous.len()));
+            let Some((suffix, tail)) = suffixes.split_at_checked(s) else {
+                break;
+            };
+            data.extend_from_slice(suffix);
+            suffixes = tail;
+            previous = start..data.len();
+            end(data.len());
+        }
+    }
+
+    fn write_byte_arrays(&self, out: &mut ByteArrays) {
+        let (offsets, data) = out.parts_mut();
+        offsets.reserve(self.prefixes.len());
+        self.write(data, |o| offsets.push(o));
+    }
+
+    fn write_fixed(&self, out: &mut FixedLenByteArrays) {
+        self.write(out.data_mut(), |_| {});
+    }
+}
+
+/// Appends the encoding of `values` (BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY). A value longer than
+/// `i32::MAX` bytes is an [`Error::invalid_argument`].
+pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
+    match values {
+        ValuesRef::ByteArray(v) => encode_iter(|| v.iter(), out),
+        ValuesRef::FixedLenByteArray(v) => encode_iter(|| v.iter(), out),
+        _ => Err(Error::unsupported(
+            "DELTA_BYTE_ARRAY for a type other than BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY",
+        )),
+    }
+}
+
+/// `values` yields the values afresh on each call (two passes: lengths, then suffixes).
+fn encode_iter<'a, I: Iterator<Item = &'a [u8]>>(
+    values: impl Fn() -> I,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let mut previous: &[u8] = &[];
+    let mut prefixes = Vec::new();
+    let mut suffix_lengths = Vec::new();
+    for v in values() {
+        let p = common_prefix(previous, v);
+        prefixes.push(p);
+        suffix_lengths.push(v.len() - p);
+        previous = v;
+    }
+    let prefixes_i32 = delta_length_byte_array::lengths_i32(prefixes.iter().copied())?;
+    let suffixes_i32 = delta_length_byte_array::lengths_i32(suffix_lengths.iter().copied())?;
+    delta_binary_packed::encode_i32(&prefixes_i32, out);
+    delta_binary_packed::encode_i32(&suffixes_i32, out);
+    for (v, &p) in values().zip(&prefixes) {
+        out.extend_from_slice(&v[p..]);
+    }
+    Ok(())
+}
+
+/// Length of the longest common prefix, compared 8 bytes at a time.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut i = 0;
+    for (x, y) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        if x != y {
+            break;
+        }
+        i += 8;
+    }
+    i + a[i..]
+        .iter()
+        .zip(&b[i..])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Fuzzing harness: the first byte picks BYTE_ARRAY (0) or a FIXED_LEN_BYTE_ARRAY width,
+/// the next two `num_values`; the rest is decoded with a 1 MiB output limit. Whatever decodes
+/// must re-encode to a stream that decodes the same.
+#[doc(hidden)]
+pub fn fuzz_decode(data: &[u8]) {
+    let [kind, lo, hi, rest @ ..] = data else {
+        return;
+    };
+    let num_values = usize::from(u16::from_le_bytes([*lo, *hi]));
+    let mut out = match kind % 8 {
+        0 => Values::ByteArray(ByteArrays::new()),
+        w => Values::FixedLenByteArray(FixedLenByteArrays::new(usize::from(w))),
+    };
+    match decode_with_limit(rest, num_values, &mut out, 1 << 20) {
+        Ok(consumed) => {
+            assert!(consumed <= rest.len());
+            assert_eq!(out.len(), num_values);
+            let mut again = Vec::new();
+            encode(out.as_ref(), &mut again).expect("lengths fit");
+            let mut back = Values::new(out.physical_type(), usize::from(kind % 8));
+            let n = decode_with_limit(&again, num_values, &mut back, 1 << 20).expect("re-decode");
+            assert_eq!(n, again.len());
+            assert_eq!(back, out);
+        }
+        Err(_) => assert!(out.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::PhysicalType;
+    use alloc::vec;
+    use proptest::prelude::*;
+
+    fn enc(values: &[&[u8]]) -> Vec<u8> {
+        let v: ByteArrays = values.iter().collect();
+        let mut out = Vec::new();
+        encode(ValuesRef::ByteArray(v.as_ref()), &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn prefix_longer_than_previous() {
+        // prefix lengths [0, 3]: the second value claims 3 bytes of a 2-byte value.
+        let mut b = Vec::new();
+        delta_binary_packed::encode_i32(&[0, 3], &mut b);
+        delta_binary_packed::encode_i32(&[2, 0], &mut b);
+        b.extend_from_slice(b"ab");
+        let mut out = Values::new(PhysicalType::ByteArray, 0);
+        assert!(decode(&b, 2, &mut out).is_err());
+        assert!(out.is_empty());
+        // A first value with a prefix (nothing precedes it).
+        let mut b = Vec::new();
+        delta_binary_packed::encode_i32(&[1], &mut b);
+        delta_binary_packed::encode_i32(&[0], &mut b);
+        assert!(decode(&b, 1, &mut out).is_err());
+    }
+
+    #[test]
+    fn fixed_len() {
+        let flba = FixedLenByteArrays::from_parts(3, b"abcabdxyz".to_vec()).unwrap();
+        let mut b = Vec::new();
+        encode(ValuesRef::FixedLenByteArray(flba.as_ref()), &mut b).unwrap();
+        // Same bytes as for byte arrays.
+        assert_eq!(b, enc(&[b"abc", b"abd", b"xyz"]));
+        let mut out = Values::new(PhysicalType::FixedLenByteArray, 3);
+        assert_eq!(decode(&b, 3, &mut out).unwrap(), b.len());
+        assert_eq!(out, Values::FixedLenByteArray(flba));
+        // Wrong width.
+        let mut out = Values::new(PhysicalType::FixedLenByteArray, 2);
+        assert!(decode(&b, 3, &mut out).is_err());
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn quadratic_output_is_limited() {
+        // Each value repeats the previous one and adds a byte: 1000 values, 500 500 bytes.
+        let n = 1000;
+        let prefixes: Vec<i32> = (0..n).collect();
+        let mut b = Vec::new();
+        delta_binary_packed::encode_i32(&prefixes, &mut b);
+        delta_binary_packed::encode_i32(&vec![1; n as usize], &mut b);
+        b.extend(core::iter::repeat_n(b'x', n as usize));
+        let mut out = Values::new(PhysicalType::ByteArray, 0);
+        assert!(decode_with_limit(&b, n as usize, &mut out, 100_000).is_err());
+        assert!(out.is_empty());
+        assert_eq!(
+            decode_with_limit(&b, n as usize, &mut out, 500_500).unwrap(),
+            b.len()
+        );
+        let Values::ByteArray(v) = out else { panic!() };
+        assert_eq!(v.get(999).unwrap().len(), 1000);
+    }
+
+    #[test]
+    fn appends_after_existing_values() {
+        // The first new value's prefix is relative to an empty value, not to `out`'s last.
+        let mut out: ByteArrays = ["zzz"].into_iter().collect();
+        let b = enc(&[b"ab", b"ac"]);
+        decode_byte_arrays(&b, 2, &mut out).unwrap();
+        assert_eq!(out.iter().collect::<Vec<_>>(), [&b"zzz"[..], b"ab", b"ac"]);
+    }
+
+    #[test]
+    fn common_prefix_lengths() {
+        assert_eq!(common_prefix(b"", b"abc"), 0);
+        assert_eq!(common_prefix(b"abcdefghij", b"abcdefghiX"), 9);
+        assert_eq!(common_prefix(b"abcdefgh", b"abcdefgh"), 8);
+        assert_eq!(common_prefix(b"abcdefgh12", b"abcdefgh"), 8);
+        assert_eq!(common_prefix(b"aXcdefgh12", b"abcdefgh"), 1);
+    }
+
+    #[test]
+    fn type_dispatch() {
+        assert!(decode(&[], 0, &mut Values::Int32(vec![])).is_err());
+        assert!(encode(ValuesRef::Double(&[1.0]), &mut Vec::new()).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn roundtrip(values in proptest::collection::vec(
+            proptest::collection::vec(0u8..3, 0..12), 0..400)) {
+            let refs: Vec<&[u8]> = values.iter().map(Vec::as_slice).collect();
+            let mut b = enc(&refs);
+            let len = b.len();
+            b.push(0xEE);
+            let mut out = ByteArrays::new();
+            prop_assert_eq!(decode_byte_arrays(&b, values.len(), &mut out).unwrap(), len);
+            prop_assert_eq!(out.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), values);
+        }
+
+        #[test]
+        fn roundtrip_fixed(width in 1usize..6, data in proptest::collection::vec(0u8..2, 0..600)) {
+            let data = data[..data.len() / width * width].to_vec();
+            let f = FixedLenByteArrays::from_parts(width, data).unwrap();
+            let mut b = Vec::new();
+            encode(ValuesRef::FixedLenByteArray(f.as_ref()), &mut b).unwrap();
+            let mut out = Values::new(PhysicalType::FixedLenByteArray, width);
+            prop_assert_eq!(decode(&b, f.len(), &mut out).unwrap(), b.len());
+            prop_assert_eq!(out, Values::FixedLenByteArray(f));
+        }
+
+        /// Well-formed length streams with arbitrary (often invalid) prefix and suffix lengths:
+        /// never a panic, and whatever decodes matches a naive oracle.
+        #[test]
+        fn arbitrary_lengths(
+            prefixes in proptest::collection::vec(-2i32..6, 0..50),
+            suffixes in proptest::collection::vec(-2i32..6, 0..50),
+            data in proptest::collection::vec(any::<u8>(), 0..200),
+        ) {
+            let n = prefixes.len().min(suffixes.len());
+            let mut b = Vec::new();
+            delta_binary_packed::encode_i32(&prefixes[..n], &mut b);
+            delta_binary_packed::encode_i32(&suffixes[..n], &mut b);
+            b.extend_from_slice(&data);
+            let mut out = ByteArrays::new();
+            let got = decode_byte_arrays(&b, n, &mut out);
+            // Oracle.
+            let mut expect: Option<Vec<Vec<u8>>> = Some(Vec::new());
+            let mut rest = &data[..];
+            let mut prev: Vec<u8> = Vec::new();
+            if suffixes[..n].iter().any(|&s| s < 0)
+                || suffixes[..n].iter().map(|&s| s.max(0) as usize).sum::<usize>() > data.len()
+            {
+                expect = None;
+            } else {
+                for (&p, &s) in prefixes[..n].iter().zip(&suffixes[..n]) {
+                    if p < 0 || p as usize > prev.len() {
+                        expect = None;
+                        break;
+                    }
+                    let mut v = prev[..p as usize].to_vec();
+                    v.extend_from_slice(&rest[..s as usize]);
+                    rest = &rest[s as usize..];
+                    expect.as_mut().unwrap().push(v.clone());
+                    prev = v;
+                }
+            }
+            match (got, expect) {
+                (Ok(used), Some(e)) => {
+                    prop_assert_eq!(out.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), e);
+                    prop_assert_eq!(used, b.len() - rest.len());
+                }
+                (Err(_), None) => prop_assert!(out.is_empty()),
+                (g, e) => prop_assert!(false, "decoder {:?} vs oracle {:?}", g, e),
+            }
+        }
+
+        #[test]
+        fn arbitrary_bytes(data in proptest::collection::vec(any::<u8>(), 0..300)) {
+            fuzz_decode(&data);
+        }
+    }
+}
