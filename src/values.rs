@@ -47,10 +47,8 @@ impl Default for ByteArrays {
 impl ByteArrays {
     /// No values.
     pub fn new() -> Self {
-        let mut offsets = Vec::with_capacity(1);
-        offsets.push(0);
         ByteArrays {
-            offsets,
+            offsets: alloc::vec![0],
             data: Vec::new(),
         }
     }
@@ -312,11 +310,7 @@ impl<'a> FixedLenByteArraysRef<'a> {
 
     /// Number of values.
     pub fn len(&self) -> usize {
-        if self.width == 0 {
-            0
-        } else {
-            self.data.len() / self.width
-        }
+        self.data.len().checked_div(self.width).unwrap_or(0)
     }
 
     /// True when there are no values.
