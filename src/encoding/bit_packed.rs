@@ -49,7 +49,10 @@ pub fn decode_levels(
     out: &mut Vec<u16>,
 ) -> Result<usize> {
     if bit_width > 16 {
-        return Err(Error::out_of_range("BIT_PACKED bit width", bit_width as i64));
+        return Err(Error::out_of_range(
+            "BIT_PACKED bit width",
+            bit_width as i64,
+        ));
     }
     let len = packed_len(num_values, bit_width);
     let Some(bytes) = input.get(..len) else {

@@ -85,7 +85,12 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
                 }
                 return Err(Error::out_of_range("FIXED_LEN_BYTE_ARRAY type_length", 0));
             }
-            let bytes = take_values(input, num_values, width, "PLAIN FIXED_LEN_BYTE_ARRAY values")?;
+            let bytes = take_values(
+                input,
+                num_values,
+                width,
+                "PLAIN FIXED_LEN_BYTE_ARRAY values",
+            )?;
             v.data_mut().extend_from_slice(bytes);
             Ok(bytes.len())
         }
@@ -229,7 +234,11 @@ pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
             out.reserve(v.total_bytes() + 4 * v.len());
             for value in v.iter() {
                 let len = u32::try_from(value.len()).map_err(|_| {
-                    Error::limit("BYTE_ARRAY value length", value.len() as u64, u32::MAX as u64)
+                    Error::limit(
+                        "BYTE_ARRAY value length",
+                        value.len() as u64,
+                        u32::MAX as u64,
+                    )
                 })?;
                 out.extend_from_slice(&len.to_le_bytes());
                 out.extend_from_slice(value);
@@ -241,7 +250,11 @@ pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
 }
 
 #[inline]
-fn encode_fixed<T: Copy, const N: usize>(values: &[T], out: &mut Vec<u8>, f: impl Fn(T) -> [u8; N]) {
+fn encode_fixed<T: Copy, const N: usize>(
+    values: &[T],
+    out: &mut Vec<u8>,
+    f: impl Fn(T) -> [u8; N],
+) {
     out.reserve(values.len() * N);
     for &v in values {
         out.extend_from_slice(&f(v));
@@ -312,7 +325,10 @@ mod tests {
             ValuesRef::Boolean(&[false, true, false, false, false, false, false, false, true]),
             &[0x02, 0x01],
         );
-        roundtrip(ValuesRef::Int32(&[1, -2]), &[1, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF]);
+        roundtrip(
+            ValuesRef::Int32(&[1, -2]),
+            &[1, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF],
+        );
         roundtrip(
             ValuesRef::Int64(&[0x0102030405060708]),
             &[8, 7, 6, 5, 4, 3, 2, 1],
@@ -366,7 +382,9 @@ mod tests {
         let e = decode(&[1, 0, 0, 0, b'a', 9, 0, 0, 0, b'b'], 2, &mut out).unwrap_err();
         assert_eq!(e.location().offset, Some(9));
         assert!(out.is_empty());
-        let Values::ByteArray(b) = &out else { unreachable!() };
+        let Values::ByteArray(b) = &out else {
+            unreachable!()
+        };
         assert_eq!(b.offsets(), &[0]);
         // FIXED_LEN_BYTE_ARRAY of width 0.
         let mut out = Values::new(PhysicalType::FixedLenByteArray, 0);

@@ -188,13 +188,12 @@ fn decode_hybrid<T: Sink>(
             }
             // Spec: repeated-value uses round-up-to-next-byte(bit-width) bytes, little endian.
             let raw = c.take(value_bytes, "RLE run value")?;
-            let v = raw
-                .iter()
-                .rev()
-                .fold(0u32, |acc, &b| (acc << 8) | b as u32);
+            let v = raw.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
             if bit_width < 32 && v >> bit_width != 0 {
-                return Err(Error::out_of_range("RLE run value for its bit width", v as i64)
-                    .at_offset(header_at));
+                return Err(
+                    Error::out_of_range("RLE run value for its bit width", v as i64)
+                        .at_offset(header_at),
+                );
             }
             let n = (len as usize).min(remaining);
             out.resize(out.len() + n, T::from_u32(v));
@@ -267,15 +266,17 @@ fn varint_len(v: u64) -> usize {
 
 /// Whether an RLE run of `run` values beats leaving them in bit-packed groups.
 ///
-/// Both parquet-cpp and arrow-rs take every group-aligned run of 8 or more; that loses at
-/// small widths (8 values at width 1 are one byte packed, two as a run, plus a new bit-packed
-/// header after it). So a run is taken when its header, its value and (if a bit-packed run is
-/// open) the header of the bit-packed run that resumes after it cost no more than the packed
-/// bytes it replaces; at widths of 2 and up that is every run of 8 or more, as in pyarrow.
+/// parquet-cpp and arrow-rs take every group-aligned run of 8 or more; that loses at small
+/// widths (8 values at width 1 are one packed byte, but two bytes as a run plus a new
+/// bit-packed header after it). Here the run is taken when its header and value, plus the
+/// header of the bit-packed run that must resume after it if one is open, cost no more than
+/// its packed bytes plus the header of the bit-packed run it would otherwise open. At widths
+/// of 8 and up that is every run of 8 or more, as in pyarrow.
 #[inline]
 fn rle_pays(run: usize, w: usize, literal_open: bool) -> bool {
     let rle_cost = varint_len((run as u64) << 1) + w.div_ceil(8) + literal_open as usize;
-    run >= 8 && rle_cost <= run * w / 8
+    let packed_cost = (run * w).div_ceil(8) + !literal_open as usize;
+    run >= 8 && rle_cost <= packed_cost
 }
 
 /// Appends a bit-packed run holding `values` (the last group padded with zeros).
@@ -529,7 +530,12 @@ mod tests {
             (&[0x01], 8),                         // bit-packed run of 0 groups
             (&[0x02, 0x02], 1),                   // value 2 at width 1
             (&[], 4),                             // nothing at all
-            (&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01], 1),
+            (
+                &[
+                    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+                ],
+                1,
+            ),
         ];
         for (input, w) in cases {
             let mut out: Vec<u32> = Vec::new();
