@@ -170,9 +170,21 @@ fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
         out.fill(0);
         return;
     }
-    let mut buf = [0u8; 72];
     let mut done = 0;
-    for (src, dst) in input.chunks_exact(W).zip(out.chunks_exact_mut(8)) {
+    // While 72 bytes remain, read each group in place.
+    while let (Some(group), Some(dst)) = (
+        input
+            .get(done / 8 * W..)
+            .and_then(|s| s.first_chunk::<72>()),
+        out.get_mut(done..done + 8),
+    ) {
+        unpack_group64::<W>(group, dst);
+        done += 8;
+    }
+    // Near the end of the input, through a zero-padded copy.
+    let mut buf = [0u8; 72];
+    let rest = input.get(done / 8 * W..).unwrap_or(&[]);
+    for (src, dst) in rest.chunks_exact(W).zip(out[done..].chunks_exact_mut(8)) {
         buf[..W].copy_from_slice(src);
         unpack_group64::<W>(&buf, dst);
         done += 8;
@@ -198,9 +210,21 @@ fn unpack_all32<const W: usize>(input: &[u8], out: &mut [u32]) {
         out.fill(0);
         return;
     }
-    let mut buf = [0u8; 72];
     let mut done = 0;
-    for (src, dst) in input.chunks_exact(W).zip(out.chunks_exact_mut(8)) {
+    // While 72 bytes remain, read each group in place.
+    while let (Some(group), Some(dst)) = (
+        input
+            .get(done / 8 * W..)
+            .and_then(|s| s.first_chunk::<72>()),
+        out.get_mut(done..done + 8),
+    ) {
+        unpack_group32::<W>(group, dst);
+        done += 8;
+    }
+    // Near the end of the input, through a zero-padded copy.
+    let mut buf = [0u8; 72];
+    let rest = input.get(done / 8 * W..).unwrap_or(&[]);
+    for (src, dst) in rest.chunks_exact(W).zip(out[done..].chunks_exact_mut(8)) {
         buf[..W].copy_from_slice(src);
         unpack_group32::<W>(&buf, dst);
         done += 8;
