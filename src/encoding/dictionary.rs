@@ -1,1 +1,774 @@
-//! dictionary: to be filled in.
+//! Dictionary encoding (`PLAIN_DICTIONARY = 2`, deprecated, and `RLE_DICTIONARY = 8`).
+//!
+//! Spec: Encodings.md, "Dictionary Encoding (PLAIN_DICTIONARY = 2 and RLE_DICTIONARY = 8)":
+//!
+//! > Dictionary page format: the entries in the dictionary using the plain encoding.
+//! >
+//! > Data page format: the bit width used to encode the entry ids stored as 1 byte (max bit
+//! > width = 32), followed by the values encoded using the RLE/Bit-Packing described above
+//! > (with the given bit width).
+//!
+//! ```text
+//! dictionary page := <entry>*                    PLAIN (crate::encoding::plain)
+//! data page       := <bit width: 1 byte> <rle-bit-packed-hybrid without length>
+//! ```
+//!
+//! Both enum values mean the same bytes; `PLAIN_DICTIONARY` was also (ab)used for the
+//! dictionary page itself by old writers. If the dictionary grows too big the writer falls back
+//! to another encoding (PLAIN) for the rest of the column chunk: [`DictionaryEncoder::put`]
+//! says how many values fitted.
+//!
+//! Worked example: the INT32 values `7, 7, 9, 7` make the dictionary `[7, 9]` (a PLAIN page
+//! `07 00 00 00 09 00 00 00`) and the indices `0, 0, 1, 0`:
+//!
+//! ```text
+//! 01        bit width: 2 entries need 1 bit
+//! 03        bit-packed-header: one group of 8
+//! 04        0, 0, 1, 0 and four padding zeros, 1 bit each, LSB first: 0b0000_0100
+//! ```
+//!
+//! ```
+//! use parket::encoding::dictionary::{self, DictionaryEncoder};
+//! use parket::format::PhysicalType;
+//! use parket::values::{Values, ValuesRef};
+//! let mut enc = DictionaryEncoder::new(PhysicalType::Int32, 0, 1 << 20).unwrap();
+//! assert_eq!(enc.put(ValuesRef::Int32(&[7, 7, 9, 7])).unwrap(), 4);
+//! assert_eq!(enc.dictionary(), &Values::Int32(vec![7, 9]));
+//! let mut page = Vec::new();
+//! dictionary::encode_indices(enc.indices(), enc.len(), &mut page);
+//! assert_eq!(page, [0x01, 0x03, 0x04]);
+//!
+//! let mut indices = Vec::new();
+//! assert_eq!(dictionary::decode_indices(&page, 4, &mut indices).unwrap(), 3);
+//! let mut values = Values::Int32(Vec::new());
+//! dictionary::gather(enc.dictionary().as_ref(), &indices, &mut values).unwrap();
+//! assert_eq!(values, Values::Int32(vec![7, 7, 9, 7]));
+//! ```
+//!
+//! Seen in the wild: a bit width of 0 (every index is 0, one-entry dictionaries) written by
+//! Polars as a bit-packed run with no payload (`bad_data/ARROW-GH-43605.parquet`) is valid;
+//! older Arrow readers rejected it, so the encoder writes at least 1 bit. A bit width of 254
+//! (`bad_data/ARROW-GH-41321.parquet`) is an error.
+
+use alloc::vec::Vec;
+
+use crate::bytes::Cursor;
+use crate::encoding::rle;
+use crate::error::{Error, Result};
+use crate::format::PhysicalType;
+use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
+
+/// Decodes `num_values` dictionary indices (a 1-byte bit width, then the RLE/bit-packing
+/// hybrid without length prefix), appending to `out`; returns the bytes consumed.
+///
+/// Never panics, for any input. Errors on a bit width above 32 and on anything
+/// [`rle::decode_u32`] rejects. With `num_values == 0`, an empty input is accepted.
+pub fn decode_indices(input: &[u8], num_values: usize, out: &mut Vec<u32>) -> Result<usize> {
+    if num_values == 0 && input.is_empty() {
+        return Ok(0);
+    }
+    let mut c = Cursor::new(input);
+    let bit_width = c.u8("dictionary indices bit width")?;
+    // Spec: "the bit width used to encode the entry ids stored as 1 byte (max bit width = 32)".
+    if bit_width > 32 {
+        return Err(
+            Error::out_of_range("dictionary indices bit width", bit_width as i64).at_offset(0),
+        );
+    }
+    let used =
+        rle::decode_u32(c.rest(), bit_width as u32, num_values, out).map_err(|e| e.offset_by(1))?;
+    Ok(1 + used)
+}
+
+/// Appends the data page encoding of `indices` into a dictionary of `num_dict_values`
+/// entries: the bit width byte, then the hybrid. The width is the bits of the largest possible
+/// index, at least 1 (see the module docs).
+pub fn encode_indices(indices: &[u32], num_dict_values: usize, out: &mut Vec<u8>) {
+    let bit_width = if num_dict_values == 0 {
+        0
+    } else {
+        rle::bit_width(num_dict_values as u64 - 1).clamp(1, 32)
+    };
+    out.push(bit_width as u8);
+    rle::encode_u32(indices, bit_width, out);
+}
+
+/// The error for an index at or beyond the dictionary's end.
+#[cold]
+fn bad_index(index: u32, len: usize) -> Error {
+    if len == 0 {
+        Error::out_of_spec("dictionary index into an empty dictionary")
+    } else {
+        // "dictionary index of 5 exceeds the limit of 4": names the index and (as the largest
+        // valid index) the dictionary's size.
+        Error::limit("dictionary index", index as u64, len as u64 - 1)
+    }
+}
+
+/// Appends `dictionary[i]` for each of `indices` to `out` (whose type, and width for
+/// FIXED_LEN_BYTE_ARRAY, must match the dictionary's).
+///
+/// Never panics. The indices are validated once (their maximum) before anything is copied;
+/// an index at or beyond the dictionary's length is an error naming it, and nothing is
+/// appended. Allocation is exactly the output: for byte arrays, that can be far more than the
+/// encoded page (a long string repeated through 1-bit indices), so the page layer bounds
+/// `indices.len()` and the dictionary size.
+pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
+    let len = dictionary.len();
+    if let Some(&max) = indices.iter().max() {
+        if max as usize >= len {
+            return Err(bad_index(max, len));
+        }
+    }
+    // From here on every index is below `len`.
+    match (dictionary, out) {
+        (ValuesRef::Boolean(d), Values::Boolean(o)) => gather_fixed(d, indices, o),
+        (ValuesRef::Int32(d), Values::Int32(o)) => gather_fixed(d, indices, o),
+        (ValuesRef::Int64(d), Values::Int64(o)) => gather_fixed(d, indices, o),
+        (ValuesRef::Int96(d), Values::Int96(o)) => gather_fixed(d, indices, o),
+        (ValuesRef::Float(d), Values::Float(o)) => gather_fixed(d, indices, o),
+        (ValuesRef::Double(d), Values::Double(o)) => gather_fixed(d, indices, o),
+        (ValuesRef::ByteArray(d), Values::ByteArray(o)) => {
+            let total = indices.iter().fold(0usize, |acc, &i| {
+                acc.saturating_add(d.get(i as usize).map_or(0, <[u8]>::len))
+            });
+            let (offsets, data) = o.parts_mut();
+            offsets.reserve(indices.len());
+            data.reserve(total);
+            for &i in indices {
+                data.extend_from_slice(d.get(i as usize).unwrap_or(&[]));
+                offsets.push(data.len());
+            }
+        }
+        (ValuesRef::FixedLenByteArray(d), Values::FixedLenByteArray(o))
+            if d.width() == o.width() =>
+        {
+            let data = o.data_mut();
+            data.reserve(indices.len().saturating_mul(d.width()));
+            for &i in indices {
+                data.extend_from_slice(d.get(i as usize).unwrap_or(&[]));
+            }
+        }
+        (d, o) => {
+            return Err(Error::invalid_argument(alloc::format!(
+                "dictionary of {} cannot fill values of {}",
+                d.physical_type(),
+                o.physical_type()
+            )))
+        }
+    }
+    Ok(())
+}
+
+#[inline]
+fn gather_fixed<T: Copy>(dictionary: &[T], indices: &[u32], out: &mut Vec<T>) {
+    out.reserve(indices.len());
+    // Indexing cannot fail: the caller checked the largest index against the length.
+    out.extend(indices.iter().map(|&i| dictionary[i as usize]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Encoder
+// ---------------------------------------------------------------------------------------------
+
+/// A multiplier with well-spread bits (2^64 / golden ratio, odd).
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Hash of a value of up to 8 bytes: one multiply, keep the well-mixed high half.
+#[inline(always)]
+fn hash_u64(x: u64) -> u32 {
+    ((x ^ (x >> 29)).wrapping_mul(K) >> 32) as u32
+}
+
+/// Hash of a byte string, 8 bytes per multiply.
+#[inline]
+fn hash_bytes(b: &[u8]) -> u32 {
+    let mut h = (b.len() as u64).wrapping_mul(K);
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(c);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+    }
+    let r = chunks.remainder();
+    if !r.is_empty() {
+        let mut a = [0u8; 8];
+        a[..r.len()].copy_from_slice(r);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+    }
+    (h >> 32) as u32
+}
+
+/// An open-addressing hash table (linear probing, at most half full) from a value to its
+/// dictionary entry id. A slot holds `hash << 32 | (id + 1)`, 0 when empty: the hash is kept so
+/// that most probes of a different value cost no comparison and growing needs no rehash of the
+/// values.
+#[derive(Debug, Clone)]
+struct Table {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Table {
+    fn new() -> Self {
+        Table {
+            slots: alloc::vec![0; 64],
+            len: 0,
+        }
+    }
+
+    /// The id of the value with hash `h` for which `eq(id)` holds, or the empty slot where it
+    /// would go.
+    #[inline]
+    fn find(&self, h: u32, mut eq: impl FnMut(u32) -> bool) -> core::result::Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut pos = h as usize & mask;
+        // Terminates: the table is never more than half full.
+        loop {
+            let s = self.slots[pos];
+            if s == 0 {
+                return Err(pos);
+            }
+            let id = (s as u32).wrapping_sub(1);
+            if (s >> 32) as u32 == h && eq(id) {
+                return Ok(id);
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn insert_at(&mut self, pos: usize, h: u32, id: u32) {
+        self.slots[pos] = ((h as u64) << 32) | (id as u64 + 1);
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let bigger = alloc::vec![0; self.slots.len() * 2];
+        let old = core::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|&s| s != 0) {
+            let mut pos = (s >> 32) as usize & mask;
+            while self.slots[pos] != 0 {
+                pos = (pos + 1) & mask;
+            }
+            self.slots[pos] = s;
+        }
+    }
+}
+
+/// Most entries a dictionary may hold: indices are decoded as u32 and run lengths as i32.
+const MAX_ENTRIES: usize = i32::MAX as usize;
+
+/// Builds a dictionary and the indices of the values put into it, up to a byte limit on the
+/// dictionary's PLAIN size. For every physical type but BOOLEAN.
+///
+/// Values are keyed by their bytes: floats by their bits, so NaN payloads and `-0.0` are
+/// entries of their own and every value comes back bit for bit.
+#[derive(Debug, Clone)]
+pub struct DictionaryEncoder {
+    dictionary: Values,
+    plain_bytes: usize,
+    max_dictionary_bytes: usize,
+    table: Table,
+    indices: Vec<u32>,
+}
+
+impl DictionaryEncoder {
+    /// An empty dictionary for `physical_type` (`type_length` is the FIXED_LEN_BYTE_ARRAY
+    /// width, ignored otherwise) whose PLAIN encoding may not exceed `max_dictionary_bytes`.
+    /// Errors for BOOLEAN, which no writer dictionary-encodes.
+    pub fn new(
+        physical_type: PhysicalType,
+        type_length: usize,
+        max_dictionary_bytes: usize,
+    ) -> Result<Self> {
+        if physical_type == PhysicalType::Boolean {
+            return Err(Error::unsupported("dictionary encoding of BOOLEAN"));
+        }
+        Ok(DictionaryEncoder {
+            dictionary: Values::new(physical_type, type_length),
+            plain_bytes: 0,
+            max_dictionary_bytes,
+            table: Table::new(),
+            indices: Vec::new(),
+        })
+    }
+
+    /// Looks up each of `values` in order, adding new ones to the dictionary and appending
+    /// their ids to the indices; returns how many values it took. Fewer than `values.len()`
+    /// means the next value would have grown the dictionary past its byte limit: the caller
+    /// writes the rest with the fallback encoding. Errors when `values` is not of the
+    /// encoder's physical type (or FIXED_LEN_BYTE_ARRAY width).
+    pub fn put(&mut self, values: ValuesRef<'_>) -> Result<usize> {
+        let DictionaryEncoder {
+            dictionary,
+            plain_bytes,
+            max_dictionary_bytes,
+            table,
+            indices,
+        } = self;
+        let mut budget = Budget {
+            used: plain_bytes,
+            max: *max_dictionary_bytes,
+        };
+        let taken = match (dictionary, values) {
+            (Values::Int32(d), ValuesRef::Int32(v)) => put_fixed(
+                table,
+                d,
+                v,
+                indices,
+                &mut budget,
+                4,
+                |x| hash_u64(*x as u32 as u64),
+                |a, b| a == b,
+            ),
+            (Values::Int64(d), ValuesRef::Int64(v)) => put_fixed(
+                table,
+                d,
+                v,
+                indices,
+                &mut budget,
+                8,
+                |x| hash_u64(*x as u64),
+                |a, b| a == b,
+            ),
+            (Values::Int96(d), ValuesRef::Int96(v)) => put_fixed(
+                table,
+                d,
+                v,
+                indices,
+                &mut budget,
+                12,
+                |x| hash_bytes(x),
+                |a, b| a == b,
+            ),
+            (Values::Float(d), ValuesRef::Float(v)) => put_fixed(
+                table,
+                d,
+                v,
+                indices,
+                &mut budget,
+                4,
+                |x| hash_u64(x.to_bits() as u64),
+                |a, b| a.to_bits() == b.to_bits(),
+            ),
+            (Values::Double(d), ValuesRef::Double(v)) => put_fixed(
+                table,
+                d,
+                v,
+                indices,
+                &mut budget,
+                8,
+                |x| hash_u64(x.to_bits()),
+                |a, b| a.to_bits() == b.to_bits(),
+            ),
+            (Values::ByteArray(d), ValuesRef::ByteArray(v)) => {
+                put_bytes(table, d, v.iter(), indices, &mut budget, 4)
+            }
+            (Values::FixedLenByteArray(d), ValuesRef::FixedLenByteArray(v))
+                if d.width() == v.width() =>
+            {
+                put_fixed_bytes(table, d, v.iter(), indices, &mut budget)
+            }
+            (d, v) => {
+                return Err(Error::invalid_argument(alloc::format!(
+                    "values of {} put into a dictionary of {}",
+                    v.physical_type(),
+                    d.physical_type()
+                )))
+            }
+        };
+        Ok(taken)
+    }
+
+    /// The dictionary's entries in id order: PLAIN-encode them into the dictionary page.
+    pub fn dictionary(&self) -> &Values {
+        &self.dictionary
+    }
+
+    /// Number of dictionary entries.
+    pub fn len(&self) -> usize {
+        self.dictionary.len()
+    }
+
+    /// True when the dictionary has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of the dictionary's PLAIN encoding (the dictionary page before compression).
+    pub fn dictionary_plain_bytes(&self) -> usize {
+        self.plain_bytes
+    }
+
+    /// The indices of the values put since the last [`DictionaryEncoder::take_indices`].
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// Returns the indices accumulated so far (for one data page) and starts afresh.
+    pub fn take_indices(&mut self) -> Vec<u32> {
+        core::mem::take(&mut self.indices)
+    }
+
+    /// The data page encoding of `indices` into a dictionary of `num_dict_values` entries
+    /// (same as the module's [`encode_indices`]).
+    pub fn encode_indices(indices: &[u32], num_dict_values: usize, out: &mut Vec<u8>) {
+        encode_indices(indices, num_dict_values, out)
+    }
+}
+
+/// The dictionary's PLAIN size and its limit.
+struct Budget<'a> {
+    used: &'a mut usize,
+    max: usize,
+}
+
+impl Budget<'_> {
+    /// Takes `bytes` more if they fit.
+    #[inline]
+    fn take(&mut self, bytes: usize) -> bool {
+        match self.used.checked_add(bytes) {
+            Some(n) if n <= self.max => {
+                *self.used = n;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn put_fixed<T: Copy>(
+    table: &mut Table,
+    dict: &mut Vec<T>,
+    values: &[T],
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+    size: usize,
+    hash: impl Fn(&T) -> u32,
+    eq: impl Fn(&T, &T) -> bool,
+) -> usize {
+    indices.reserve(values.len());
+    for (k, v) in values.iter().enumerate() {
+        let h = hash(v);
+        let id = match table.find(h, |id| dict.get(id as usize).is_some_and(|d| eq(d, v))) {
+            Ok(id) => id,
+            Err(pos) => {
+                if dict.len() >= MAX_ENTRIES || !budget.take(size) {
+                    return k;
+                }
+                let id = dict.len() as u32;
+                dict.push(*v);
+                table.insert_at(pos, h, id);
+                id
+            }
+        };
+        indices.push(id);
+    }
+    values.len()
+}
+
+fn put_bytes<'v>(
+    table: &mut Table,
+    dict: &mut ByteArrays,
+    values: impl ExactSizeIterator<Item = &'v [u8]>,
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+    prefix: usize,
+) -> usize {
+    let n = values.len();
+    indices.reserve(n);
+    for (k, v) in values.enumerate() {
+        let h = hash_bytes(v);
+        let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
+            Ok(id) => id,
+            Err(pos) => {
+                if dict.len() >= MAX_ENTRIES || !budget.take(prefix.saturating_add(v.len())) {
+                    return k;
+                }
+                let id = dict.len() as u32;
+                dict.push(v);
+                table.insert_at(pos, h, id);
+                id
+            }
+        };
+        indices.push(id);
+    }
+    n
+}
+
+fn put_fixed_bytes<'v>(
+    table: &mut Table,
+    dict: &mut FixedLenByteArrays,
+    values: impl ExactSizeIterator<Item = &'v [u8]>,
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+) -> usize {
+    let n = values.len();
+    indices.reserve(n);
+    for (k, v) in values.enumerate() {
+        let h = hash_bytes(v);
+        let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
+            Ok(id) => id,
+            Err(pos) => {
+                if dict.len() >= MAX_ENTRIES || !budget.take(v.len()) {
+                    return k;
+                }
+                let id = dict.len() as u32;
+                // The width matches: checked by the caller.
+                let _ = dict.push(v);
+                table.insert_at(pos, h, id);
+                id
+            }
+        };
+        indices.push(id);
+    }
+    n
+}
+
+/// Fuzzing harness: PLAIN-decodes a dictionary from the input, then dictionary indices, then
+/// gathers; checks the guarantees of each step. Panics only if a decoder breaks one of its
+/// own guarantees.
+#[doc(hidden)]
+pub fn fuzz_decode(data: &[u8]) {
+    use crate::encoding::plain;
+    let [t, nd, n0, n1, width, rest @ ..] = data else {
+        return;
+    };
+    let types = [
+        PhysicalType::Boolean,
+        PhysicalType::Int32,
+        PhysicalType::Int64,
+        PhysicalType::Int96,
+        PhysicalType::Float,
+        PhysicalType::Double,
+        PhysicalType::ByteArray,
+        PhysicalType::FixedLenByteArray,
+    ];
+    let pt = types[(*t % 8) as usize];
+    let mut dict = Values::new(pt, (*width % 16) as usize);
+    let Ok(used) = plain::decode(rest, *nd as usize, &mut dict) else {
+        return;
+    };
+    let num_values = u16::from_le_bytes([*n0, *n1]) as usize;
+    let mut indices = Vec::new();
+    let page = rest.get(used..).unwrap_or(&[]);
+    let Ok(used) = decode_indices(page, num_values, &mut indices) else {
+        return;
+    };
+    assert!(used <= page.len());
+    assert_eq!(indices.len(), num_values);
+    let mut out = Values::new(pt, (*width % 16) as usize);
+    match gather(dict.as_ref(), &indices, &mut out) {
+        Ok(()) => assert_eq!(out.len(), num_values),
+        Err(_) => {
+            assert!(out.is_empty());
+            assert!(indices.iter().any(|&i| i as usize >= dict.len()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::plain;
+    use crate::error::ErrorKind;
+    use alloc::string::ToString;
+    use alloc::vec;
+    use proptest::prelude::*;
+
+    #[test]
+    fn bit_width_byte() {
+        // bad_data/ARROW-GH-41321: a bit width of 254 is an error.
+        let e = decode_indices(&[254, 0, 0], 1, &mut Vec::new()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::OutOfRange { value: 254, .. }));
+        assert!(decode_indices(&[33, 2, 0, 0, 0, 0], 1, &mut Vec::new()).is_err());
+        // bad_data/ARROW-GH-43605: 00 b3 29 is 21186 zeros (2649 groups, no payload).
+        let mut out = Vec::new();
+        assert_eq!(
+            decode_indices(&[0x00, 0xb3, 0x29], 21186, &mut out).unwrap(),
+            3
+        );
+        assert_eq!(out, vec![0; 21186]);
+        // Width 32: RLE run of 2 copies of 0xDEADBEEF.
+        let mut out = Vec::new();
+        assert_eq!(
+            decode_indices(&[32, 0x04, 0xEF, 0xBE, 0xAD, 0xDE], 2, &mut out).unwrap(),
+            6
+        );
+        assert_eq!(out, [0xDEADBEEF; 2]);
+        assert!(decode_indices(&[], 1, &mut Vec::new()).is_err());
+        assert_eq!(decode_indices(&[], 0, &mut Vec::new()).unwrap(), 0);
+        // Errors from the hybrid carry offsets counted from the start of the page data.
+        let e = decode_indices(&[8, 0x03, 1], 8, &mut Vec::new()).unwrap_err();
+        assert_eq!(e.location().offset, Some(2));
+    }
+
+    #[test]
+    fn gather_checks_indices_once() {
+        let dict = ["a", "bc"].into_iter().collect::<ByteArrays>();
+        let mut out = Values::ByteArray(ByteArrays::new());
+        gather(ValuesRef::ByteArray(dict.as_ref()), &[1, 0, 1], &mut out).unwrap();
+        let expected: ByteArrays = ["bc", "a", "bc"].into_iter().collect();
+        assert_eq!(out, Values::ByteArray(expected));
+
+        let mut out = Values::Int32(Vec::new());
+        let e = gather(ValuesRef::Int32(&[5, 6]), &[0, 2, 1], &mut out).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("dictionary index of 2 exceeds the limit of 1"));
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::LimitExceeded {
+                requested: 2,
+                limit: 1,
+                ..
+            }
+        ));
+        assert!(out.is_empty());
+        assert!(gather(ValuesRef::Int32(&[]), &[0], &mut out).is_err());
+        assert!(gather(ValuesRef::Int32(&[]), &[], &mut out).is_ok());
+        assert!(gather(ValuesRef::Int64(&[1]), &[0], &mut out).is_err());
+        let f = FixedLenByteArrays::from_parts(2, b"xyzw".to_vec()).unwrap();
+        let mut out = Values::FixedLenByteArray(FixedLenByteArrays::new(2));
+        gather(
+            ValuesRef::FixedLenByteArray(f.as_ref()),
+            &[1, 1, 0],
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            Values::FixedLenByteArray(
+                FixedLenByteArrays::from_parts(2, b"zwzwxy".to_vec()).unwrap()
+            )
+        );
+        let mut out = Values::FixedLenByteArray(FixedLenByteArrays::new(3));
+        assert!(gather(ValuesRef::FixedLenByteArray(f.as_ref()), &[0], &mut out).is_err());
+    }
+
+    #[test]
+    fn one_entry_uses_one_bit() {
+        let mut page = Vec::new();
+        encode_indices(&[0; 10], 1, &mut page);
+        // Bit width 1, RLE run of 10 zeros: 01 | 14 00.
+        assert_eq!(page, [0x01, 0x14, 0x00]);
+    }
+
+    #[test]
+    fn floats_keyed_by_bits() {
+        let nan1 = f64::from_bits(0x7FF8_0000_0000_0001);
+        let nan2 = f64::from_bits(0x7FF8_0000_0000_0002);
+        let values = [0.0, -0.0, nan1, nan2, nan1, 0.0];
+        let mut enc = DictionaryEncoder::new(PhysicalType::Double, 0, 1000).unwrap();
+        assert_eq!(enc.put(ValuesRef::Double(&values)).unwrap(), 6);
+        assert_eq!(enc.len(), 4);
+        assert_eq!(enc.indices(), &[0, 1, 2, 3, 2, 0]);
+        let mut out = Values::Double(Vec::new());
+        gather(enc.dictionary().as_ref(), enc.indices(), &mut out).unwrap();
+        assert!(out.bit_eq(&Values::Double(values.to_vec())));
+    }
+
+    #[test]
+    fn byte_limit_is_the_fallback_signal() {
+        // Each new string costs 4 + 2 bytes of PLAIN; a limit of 13 holds two of them.
+        let values: ByteArrays = ["aa", "bb", "aa", "cc", "aa"].into_iter().collect();
+        let mut enc = DictionaryEncoder::new(PhysicalType::ByteArray, 0, 13).unwrap();
+        assert_eq!(enc.put(ValuesRef::ByteArray(values.as_ref())).unwrap(), 3);
+        assert_eq!(enc.dictionary_plain_bytes(), 12);
+        assert_eq!(enc.take_indices(), [0, 1, 0]);
+        assert!(enc.indices().is_empty());
+        // Values already in the dictionary are still accepted.
+        assert_eq!(
+            enc.put(ValuesRef::ByteArray(values.as_ref().slice(4..5)))
+                .unwrap(),
+            1
+        );
+        let mut page = Vec::new();
+        plain::encode(enc.dictionary().as_ref(), &mut page).unwrap();
+        assert_eq!(page.len(), enc.dictionary_plain_bytes());
+        assert!(DictionaryEncoder::new(PhysicalType::Boolean, 0, 10).is_err());
+        assert!(enc.put(ValuesRef::Int32(&[1])).is_err());
+    }
+
+    fn check_roundtrip(values: ValuesRef<'_>, type_length: usize) {
+        let mut enc =
+            DictionaryEncoder::new(values.physical_type(), type_length, usize::MAX).unwrap();
+        assert_eq!(enc.put(values).unwrap(), values.len());
+        // Dictionary page and data page, then back.
+        let mut dict_page = Vec::new();
+        plain::encode(enc.dictionary().as_ref(), &mut dict_page).unwrap();
+        let mut data_page = Vec::new();
+        encode_indices(enc.indices(), enc.len(), &mut data_page);
+        let mut dict = Values::new(values.physical_type(), type_length);
+        plain::decode(&dict_page, enc.len(), &mut dict).unwrap();
+        let mut indices = Vec::new();
+        assert_eq!(
+            decode_indices(&data_page, values.len(), &mut indices).unwrap(),
+            data_page.len()
+        );
+        let mut out = Values::new(values.physical_type(), type_length);
+        gather(dict.as_ref(), &indices, &mut out).unwrap();
+        assert!(out.as_ref().bit_eq(&values));
+        // No duplicate entries.
+        if enc.len() > 100 {
+            return;
+        }
+        let mut seen = Vec::new();
+        for i in 0..enc.len() {
+            let one = enc.dictionary().as_ref().slice(i..i + 1);
+            assert!(!seen.iter().any(|s: &Values| s.as_ref().bit_eq(&one)));
+            seen.push(one.to_owned());
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn roundtrip_all_types(raw in proptest::collection::vec(0u64..40, 0..300), wide: u64) {
+            // Few distinct values, so entries repeat; `wide` spreads the bits.
+            let i64s: Vec<i64> = raw.iter().map(|&r| (r.wrapping_mul(wide)) as i64).collect();
+            check_roundtrip(ValuesRef::Int64(&i64s), 0);
+            let i32s: Vec<i32> = i64s.iter().map(|&v| v as i32).collect();
+            check_roundtrip(ValuesRef::Int32(&i32s), 0);
+            let f64s: Vec<f64> = i64s.iter().map(|&v| f64::from_bits(v as u64)).collect();
+            check_roundtrip(ValuesRef::Double(&f64s), 0);
+            let f32s: Vec<f32> = i64s.iter().map(|&v| f32::from_bits(v as u32)).collect();
+            check_roundtrip(ValuesRef::Float(&f32s), 0);
+            let i96s: Vec<[u8; 12]> = raw.iter().map(|&r| { let mut a = [0u8; 12]; a[11] = r as u8; a[0] = (r * 7) as u8; a }).collect();
+            check_roundtrip(ValuesRef::Int96(&i96s), 0);
+            let strings: ByteArrays = raw.iter().map(|&r| alloc::format!("{}", r * r).into_bytes()).collect();
+            check_roundtrip(ValuesRef::ByteArray(strings.as_ref()), 0);
+            let mut flba = FixedLenByteArrays::new(3);
+            for &r in &raw { flba.push(&[r as u8, 0, (r / 3) as u8]).unwrap(); }
+            check_roundtrip(ValuesRef::FixedLenByteArray(flba.as_ref()), 3);
+        }
+
+        #[test]
+        fn many_distinct(n in 0usize..5000) {
+            let v: Vec<i32> = (0..n as i32).map(|i| i.wrapping_mul(7919)).collect();
+            check_roundtrip(ValuesRef::Int32(&v), 0);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..300)) {
+            fuzz_decode(&data);
+        }
+
+        #[test]
+        fn plausible_pages(nd in 1u8..10, idx in proptest::collection::vec(0u8..4, 0..40)) {
+            // A dictionary of INT32, then small bytes as a hybrid stream.
+            let mut data = vec![1, nd, 40, 0, 0];
+            data.extend((0..nd as i32).flat_map(|i| i.to_le_bytes()));
+            data.push(3);
+            data.extend(&idx);
+            fuzz_decode(&data);
+        }
+    }
+}

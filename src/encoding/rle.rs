@@ -1,1 +1,646 @@
-//! rle: to be filled in.
+//! RLE: the run length encoding / bit-packing hybrid (`RLE = 3`), for bit widths 0 to 32.
+//!
+//! Used for repetition and definition levels (Data Page V1 with a length prefix, V2 without),
+//! dictionary indices (after a one-byte bit width, see [`crate::encoding::dictionary`]) and,
+//! as an alternative to PLAIN, BOOLEAN values (bit width 1, always with the length prefix).
+//!
+//! Spec: Encodings.md, "Run Length Encoding / Bit-Packing Hybrid (RLE = 3)":
+//!
+//! ```text
+//! rle-bit-packed-hybrid: <length> <encoded-data>
+//! length := length of the <encoded-data> in bytes stored as 4 bytes little endian (unsigned int32)
+//! encoded-data := <run>*
+//! run := <bit-packed-run> | <rle-run>
+//! bit-packed-run := <bit-packed-header> <bit-packed-values>
+//! bit-packed-header := varint-encode(<bit-pack-scaled-run-len> << 1 | 1)
+//! bit-pack-scaled-run-len := (bit-packed-run-len) / 8
+//! rle-run := <rle-header> <repeated-value>
+//! rle-header := varint-encode( (rle-run-len) << 1)
+//! repeated-value := value that is repeated, using a fixed-width of round-up-to-next-byte(bit-width)
+//! ```
+//!
+//! Run lengths are in `[1, 2^31 - 1]`; bit-packed values are packed LSB first in groups of 8
+//! (see [`crate::bytes::bitpack`]). A bit-packed run always holds a multiple of 8 values: the
+//! values after the last one the reader needs are padding.
+//!
+//! Worked example, bit width 3, values `4` ten times then `1, 2, 3`:
+//!
+//! ```text
+//! 14        rle-header: varint(10 << 1)               ten copies of ...
+//! 04        repeated-value: 4 in round_up(3 / 8) = 1 byte
+//! 03        bit-packed-header: varint(1 << 1 | 1)     one group of 8 values
+//! D1 00 00  1, 2, 3 and five padding zeros, 3 bits each, LSB first:
+//!           byte 0 = 11 010 001 (bits 0-1 of 3, then 2, then 1), byte 1 bit 0 = bit 2 of 3
+//! ```
+//!
+//! ```
+//! use parket::encoding::rle;
+//! let values = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 1, 2, 3];
+//! let mut bytes = Vec::new();
+//! rle::encode_u32(&values, 3, &mut bytes);
+//! assert_eq!(bytes, [0x14, 0x04, 0x03, 0xD1, 0x00, 0x00]);
+//! let mut back = Vec::new();
+//! assert_eq!(rle::decode_u32(&bytes, 3, values.len(), &mut back).unwrap(), 6);
+//! assert_eq!(back, values);
+//! ```
+//!
+//! Whether the 4-byte `length` comes first depends on the page (spec table): yes for levels in
+//! Data Page V1 ([`decode_levels_with_length`]) and for BOOLEAN values
+//! ([`decode_booleans`]); no for levels in Data Page V2 ([`decode_levels`]) and for dictionary
+//! indices ([`decode_u32`]).
+//!
+//! Decoders never panic, for any input; they reserve at most a small multiple of the input
+//! length up front and otherwise grow with the values really decoded (an RLE run of `n` values
+//! costs `n` slots of output, however short its bytes: bounding `num_values` is the caller's
+//! job). Their work is bounded by `num_values` plus the input length.
+//!
+//! Seen in the wild: Polars writes dictionary indices at bit width 0 as a bit-packed run header
+//! with no payload (`bad_data/ARROW-GH-43605.parquet`, index stream `00 b3 29`: width 0, 2649
+//! groups); that is valid and decodes to zeros.
+
+use alloc::vec::Vec;
+
+use crate::bytes::bitpack;
+use crate::bytes::varint::encode_uleb128;
+use crate::bytes::Cursor;
+use crate::error::{Error, Result};
+
+/// Spec: "bit-packed-run-len and rle-run-len must be in the range [1, 2^31 - 1]".
+const MAX_RUN_LEN: u64 = i32::MAX as u64;
+
+/// Bits needed to store `max` (0 for 0): the bit width of levels up to `max`, or of
+/// dictionary indices up to `max`.
+///
+/// ```
+/// use parket::encoding::rle::bit_width;
+/// assert_eq!([bit_width(0), bit_width(1), bit_width(3), bit_width(4), bit_width(u64::MAX)], [0, 1, 2, 3, 64]);
+/// ```
+#[inline]
+pub fn bit_width(max: u64) -> u32 {
+    64 - max.leading_zeros()
+}
+
+/// An output element type of the hybrid decoder.
+trait Sink: Copy + Sized {
+    fn from_u32(v: u32) -> Self;
+
+    /// Appends the first `n` values of a bit-packed run (`bytes` holds at least
+    /// `packed_len(n, w)` bytes).
+    fn unpack(bytes: &[u8], w: u32, n: usize, out: &mut Vec<Self>) {
+        // 512 values of any width end on a byte boundary.
+        let mut tmp = [0u32; 512];
+        let mut done = 0;
+        while done < n {
+            let k = (n - done).min(512);
+            let src = bytes.get(done / 8 * w as usize..).unwrap_or(&[]);
+            bitpack::unpack32(src, w, &mut tmp[..k]);
+            out.extend(tmp[..k].iter().map(|&v| Self::from_u32(v)));
+            done += k;
+        }
+    }
+}
+
+impl Sink for u32 {
+    #[inline]
+    fn from_u32(v: u32) -> Self {
+        v
+    }
+
+    #[inline]
+    fn unpack(bytes: &[u8], w: u32, n: usize, out: &mut Vec<Self>) {
+        let len = out.len();
+        out.resize(len + n, 0);
+        bitpack::unpack32(bytes, w, &mut out[len..]);
+    }
+}
+
+impl Sink for u16 {
+    #[inline]
+    fn from_u32(v: u32) -> Self {
+        v as u16
+    }
+}
+
+impl Sink for bool {
+    #[inline]
+    fn from_u32(v: u32) -> Self {
+        v != 0
+    }
+}
+
+/// The hybrid decoder, generic over the output type. `max_width` is the widest bit width the
+/// output type holds.
+fn decode_hybrid<T: Sink>(
+    input: &[u8],
+    bit_width: u32,
+    max_width: u32,
+    num_values: usize,
+    out: &mut Vec<T>,
+) -> Result<usize> {
+    if bit_width > max_width {
+        return Err(Error::out_of_range(
+            "RLE/bit-packing hybrid bit width",
+            bit_width as i64,
+        ));
+    }
+    let w = bit_width as usize;
+    let value_bytes = w.div_ceil(8);
+    let mut c = Cursor::new(input);
+    // A count from the input is only a promise: reserve what the input could justify for
+    // bit-packed data, and let long RLE runs grow the vector as they are decoded.
+    out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
+    let mut remaining = num_values;
+    while remaining > 0 {
+        if c.is_empty() {
+            return Err(c.truncated("RLE/bit-packing hybrid run", 1));
+        }
+        let header_at = c.position() as u64;
+        let header = c
+            .uleb128("RLE/bit-packing hybrid run header")
+            .map_err(|e| e.at_offset(header_at))?;
+        if header & 1 == 1 {
+            // Spec: bit-packed-header := varint-encode(<bit-pack-scaled-run-len> << 1 | 1)
+            let groups = header >> 1;
+            if groups == 0 || groups > MAX_RUN_LEN / 8 {
+                return Err(Error::out_of_range(
+                    "bit-packed run length in groups of 8",
+                    groups.min(i64::MAX as u64) as i64,
+                )
+                .at_offset(header_at));
+            }
+            // groups <= 2^28, so neither product overflows.
+            let count = groups as usize * 8;
+            // Checked against the bytes that remain before anything is decoded; at width 0
+            // a run has no payload at all (Seen in the wild: ARROW-GH-43605).
+            let bytes = c.take(groups as usize * w, "bit-packed run values")?;
+            // Values past `num_values` are the padding of the last group(s): discarded.
+            let n = count.min(remaining);
+            T::unpack(bytes, bit_width, n, out);
+            remaining -= n;
+        } else {
+            // Spec: rle-header := varint-encode( (rle-run-len) << 1)
+            let len = header >> 1;
+            if len == 0 || len > MAX_RUN_LEN {
+                return Err(
+                    Error::out_of_range("RLE run length", len.min(i64::MAX as u64) as i64)
+                        .at_offset(header_at),
+                );
+            }
+            // Spec: repeated-value uses round-up-to-next-byte(bit-width) bytes, little endian.
+            let raw = c.take(value_bytes, "RLE run value")?;
+            let v = raw.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
+            if bit_width < 32 && v >> bit_width != 0 {
+                return Err(
+                    Error::out_of_range("RLE run value for its bit width", v as i64)
+                        .at_offset(header_at),
+                );
+            }
+            let n = (len as usize).min(remaining);
+            out.resize(out.len() + n, T::from_u32(v));
+            remaining -= n;
+        }
+    }
+    Ok(c.position())
+}
+
+/// Decodes `num_values` values of `bit_width` bits (0 to 32) from the hybrid stream `input`
+/// (no length prefix: dictionary indices), appending to `out`; returns the bytes consumed.
+///
+/// Never panics, for any input. Errors on a bit width above 32, a run length outside
+/// `[1, 2^31 - 1]`, a run that claims more bytes than remain, an RLE value wider than the bit
+/// width, or an input that ends before `num_values` values.
+pub fn decode_u32(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    out: &mut Vec<u32>,
+) -> Result<usize> {
+    decode_hybrid(input, bit_width, 32, num_values, out)
+}
+
+/// Decodes `num_values` levels of `bit_width` bits (0 to 16) with no length prefix (Data
+/// Page V2), appending to `out`; returns the bytes consumed. Never panics, for any input.
+pub fn decode_levels(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    out: &mut Vec<u16>,
+) -> Result<usize> {
+    decode_hybrid(input, bit_width, 16, num_values, out)
+}
+
+/// Reads the 4-byte little-endian length prefix and returns the encoded data it covers.
+fn with_length<'a>(input: &'a [u8], what: &'static str) -> Result<&'a [u8]> {
+    let mut c = Cursor::new(input);
+    let len = c.u32_le(what)? as usize;
+    c.take(len, what)
+}
+
+/// Decodes `num_values` levels of `bit_width` bits (0 to 16) after a 4-byte little-endian
+/// length prefix (Data Page V1), decoding within exactly that many bytes; appends to `out` and
+/// returns `4 + length`. Never panics, for any input.
+pub fn decode_levels_with_length(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    out: &mut Vec<u16>,
+) -> Result<usize> {
+    let data = with_length(input, "RLE levels length prefix")?;
+    decode_hybrid(data, bit_width, 16, num_values, out).map_err(|e| e.offset_by(4))?;
+    Ok(4 + data.len())
+}
+
+/// Decodes `num_values` RLE-encoded BOOLEAN values (bit width 1, after a 4-byte little-endian
+/// length prefix), appending to `out`; returns `4 + length`. Never panics, for any input.
+pub fn decode_booleans(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Result<usize> {
+    let data = with_length(input, "RLE BOOLEAN length prefix")?;
+    decode_hybrid(data, 1, 1, num_values, out).map_err(|e| e.offset_by(4))?;
+    Ok(4 + data.len())
+}
+
+/// Bytes of a ULEB128 varint of `v`.
+#[inline]
+fn varint_len(v: u64) -> usize {
+    (bit_width(v).max(1) as usize).div_ceil(7)
+}
+
+/// Whether an RLE run of `run` values beats leaving them in bit-packed groups.
+///
+/// parquet-cpp and arrow-rs take every group-aligned run of 8 or more; that loses at small
+/// widths (8 values at width 1 are one packed byte, but two bytes as a run plus a new
+/// bit-packed header after it). Here the run is taken when its header and value, plus the
+/// header of the bit-packed run that must resume after it if one is open, cost no more than
+/// its packed bytes plus the header of the bit-packed run it would otherwise open. At widths
+/// of 8 and up that is every run of 8 or more, as in pyarrow.
+#[inline]
+fn rle_pays(run: usize, w: usize, literal_open: bool) -> bool {
+    let rle_cost = varint_len((run as u64) << 1) + w.div_ceil(8) + literal_open as usize;
+    let packed_cost = (run * w).div_ceil(8) + !literal_open as usize;
+    run >= 8 && rle_cost <= packed_cost
+}
+
+/// Appends a bit-packed run holding `values` (the last group padded with zeros).
+fn write_bit_packed<T: Copy + Into<u32>>(values: &[T], w: u32, out: &mut Vec<u8>) {
+    if values.is_empty() {
+        return;
+    }
+    let groups = values.len().div_ceil(8);
+    encode_uleb128(((groups as u64) << 1) | 1, out);
+    let start = out.len();
+    let mut tmp = [0u32; 512];
+    for chunk in values.chunks(512) {
+        for (t, &v) in tmp.iter_mut().zip(chunk) {
+            *t = v.into();
+        }
+        bitpack::pack32(&tmp[..chunk.len()], w, out);
+    }
+    out.resize(start + groups * w as usize, 0);
+}
+
+/// Appends an RLE run of `len` copies of `value`, split at the spec's maximum run length.
+fn write_rle<T: Copy + Into<u32>>(value: T, mut len: usize, w: u32, out: &mut Vec<u8>) {
+    let v: u32 = value.into();
+    let bytes = v.to_le_bytes();
+    let nb = w.div_ceil(8) as usize;
+    while len > 0 {
+        let k = len.min(MAX_RUN_LEN as usize);
+        encode_uleb128((k as u64) << 1, out);
+        out.extend_from_slice(&bytes[..nb]);
+        len -= k;
+    }
+}
+
+/// The hybrid encoder over any element type.
+fn encode_hybrid<T: Copy + PartialEq + Into<u32>>(values: &[T], bit_width: u32, out: &mut Vec<u8>) {
+    debug_assert!(bit_width <= 32);
+    let w = bit_width.min(32);
+    let n = values.len();
+    // Largest bit-packed run: a whole number of groups within the spec's run length.
+    let max_literal = (MAX_RUN_LEN as usize / 8) * 8;
+    let mut literal_start = 0;
+    let mut i = 0;
+    while i < n {
+        // Here `i - literal_start` is a multiple of 8: a run may only start on a group boundary
+        // of the open bit-packed run, since every value of a group but the last counts.
+        let v = values[i];
+        let run = values[i..].iter().take_while(|&&x| x == v).count();
+        if w == 0 || rle_pays(run, w as usize, i > literal_start) {
+            write_bit_packed(&values[literal_start..i], w, out);
+            write_rle(v, run, w, out);
+            i += run;
+            literal_start = i;
+        } else {
+            i = (i + 8).min(n);
+            if i - literal_start >= max_literal {
+                write_bit_packed(&values[literal_start..i], w, out);
+                literal_start = i;
+            }
+        }
+    }
+    write_bit_packed(&values[literal_start..], w, out);
+}
+
+/// Appends the hybrid encoding (no length prefix) of `values`, each of `bit_width` bits (0 to
+/// 32). Runs of repeats become RLE runs where that is smaller; the rest is bit-packed in runs
+/// as long as possible. Bits of a value above `bit_width` must be zero (a caller bug
+/// otherwise: the output would not decode to the same values).
+pub fn encode_u32(values: &[u32], bit_width: u32, out: &mut Vec<u8>) {
+    debug_assert!(values
+        .iter()
+        .all(|&v| bit_width >= 32 || v >> bit_width == 0));
+    encode_hybrid(values, bit_width, out)
+}
+
+/// Appends the hybrid encoding of `levels` at `bit_width` (0 to 16), with no length prefix
+/// (Data Page V2).
+pub fn encode_levels(levels: &[u16], bit_width: u32, out: &mut Vec<u8>) {
+    debug_assert!(bit_width <= 16);
+    encode_hybrid(levels, bit_width, out)
+}
+
+/// Runs `f` to append data, then writes its length as a 4-byte little-endian prefix.
+fn prefixed(out: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
+    let at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    f(out);
+    // A page cannot exceed 2^31 bytes (its header's sizes are i32), so this never saturates.
+    let len = u32::try_from(out.len() - at - 4).unwrap_or(u32::MAX);
+    out[at..at + 4].copy_from_slice(&len.to_le_bytes());
+}
+
+/// Appends the hybrid encoding of `levels` at `bit_width` (0 to 16) after its 4-byte
+/// little-endian length (Data Page V1).
+pub fn encode_levels_with_length(levels: &[u16], bit_width: u32, out: &mut Vec<u8>) {
+    debug_assert!(bit_width <= 16);
+    prefixed(out, |out| encode_hybrid(levels, bit_width, out))
+}
+
+/// Appends BOOLEAN values in the RLE encoding: bit width 1, after a 4-byte little-endian
+/// length.
+pub fn encode_booleans(values: &[bool], out: &mut Vec<u8>) {
+    prefixed(out, |out| encode_hybrid(values, 1, out))
+}
+
+/// Fuzzing harness: derives a bit width, a value count and a mode from the first bytes and
+/// runs the decoders on the rest; whatever decodes must re-encode and decode to the same
+/// values. Panics only if the decoder breaks one of its own guarantees.
+#[doc(hidden)]
+pub fn fuzz_decode(data: &[u8]) {
+    let [w, n0, n1, mode, rest @ ..] = data else {
+        return;
+    };
+    let bit_width = (*w % 34) as u32; // 33 tests the bit-width error
+    let num_values = u16::from_le_bytes([*n0, *n1]) as usize;
+    match mode % 4 {
+        0 => {
+            let mut out = Vec::new();
+            if let Ok(used) = decode_u32(rest, bit_width, num_values, &mut out) {
+                assert!(used <= rest.len());
+                assert_eq!(out.len(), num_values);
+                let mut again = Vec::new();
+                encode_u32(&out, bit_width, &mut again);
+                let mut back = Vec::new();
+                let used2 = decode_u32(&again, bit_width, num_values, &mut back);
+                assert_eq!(used2.ok(), Some(again.len()));
+                assert_eq!(back, out);
+            }
+        }
+        1 => {
+            let mut out = Vec::new();
+            if let Ok(used) = decode_levels(rest, bit_width, num_values, &mut out) {
+                assert!(used <= rest.len());
+                assert_eq!(out.len(), num_values);
+                let mut again = Vec::new();
+                encode_levels(&out, bit_width, &mut again);
+                let mut back = Vec::new();
+                assert!(decode_levels(&again, bit_width, num_values, &mut back).is_ok());
+                assert_eq!(back, out);
+            }
+        }
+        2 => {
+            let mut out = Vec::new();
+            if let Ok(used) = decode_levels_with_length(rest, bit_width, num_values, &mut out) {
+                assert!(used <= rest.len());
+                assert_eq!(out.len(), num_values);
+            }
+        }
+        _ => {
+            let mut out = Vec::new();
+            if let Ok(used) = decode_booleans(rest, num_values, &mut out) {
+                assert!(used <= rest.len());
+                assert_eq!(out.len(), num_values);
+                let mut again = Vec::new();
+                encode_booleans(&out, &mut again);
+                let mut back = Vec::new();
+                assert_eq!(
+                    decode_booleans(&again, num_values, &mut back).ok(),
+                    Some(again.len())
+                );
+                assert_eq!(back, out);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ErrorKind;
+    use alloc::vec;
+    use proptest::prelude::*;
+
+    fn mask(w: u32) -> u32 {
+        if w >= 32 {
+            u32::MAX
+        } else {
+            (1 << w) - 1
+        }
+    }
+
+    #[test]
+    fn spec_example_bit_packed_run() {
+        // Encodings.md, RLE note 1: 0..=7 at width 3 pack to 10001000 11000110 11111010;
+        // as a hybrid stream that is one bit-packed run of one group: header 1 << 1 | 1.
+        let bytes = [0x03, 0b1000_1000, 0b1100_0110, 0b1111_1010];
+        let mut out = Vec::new();
+        assert_eq!(decode_u32(&bytes, 3, 8, &mut out).unwrap(), 4);
+        assert_eq!(out, [0, 1, 2, 3, 4, 5, 6, 7]);
+        let mut enc = Vec::new();
+        encode_u32(&out, 3, &mut enc);
+        assert_eq!(enc, bytes);
+    }
+
+    #[test]
+    fn hand_worked_runs() {
+        // 300 zeros at width 1: RLE header varint(600) = D8 04, value 00.
+        let mut enc = Vec::new();
+        encode_levels(&[0; 300], 1, &mut enc);
+        assert_eq!(enc, [0xD8, 0x04, 0x00]);
+        // Width 9 needs 2 value bytes: 8 copies of 0x101 -> 10 01 01.
+        let mut enc = Vec::new();
+        encode_u32(&[0x101; 8], 9, &mut enc);
+        assert_eq!(enc, [0x10, 0x01, 0x01]);
+        // With the V1 prefix: 4 bytes of length first.
+        let mut enc = Vec::new();
+        encode_levels_with_length(&[0; 300], 1, &mut enc);
+        assert_eq!(enc, [3, 0, 0, 0, 0xD8, 0x04, 0x00]);
+        let mut lv = Vec::new();
+        assert_eq!(decode_levels_with_length(&enc, 1, 300, &mut lv).unwrap(), 7);
+        assert_eq!(lv, vec![0; 300]);
+        // Booleans: true, false, true -> one group 0b00000101 behind header 03.
+        let mut enc = Vec::new();
+        encode_booleans(&[true, false, true], &mut enc);
+        assert_eq!(enc, [2, 0, 0, 0, 0x03, 0x05]);
+        let mut b = Vec::new();
+        assert_eq!(decode_booleans(&enc, 3, &mut b).unwrap(), 6);
+        assert_eq!(b, [true, false, true]);
+    }
+
+    #[test]
+    fn width_zero_bit_packed_without_payload() {
+        // bad_data/ARROW-GH-43605.parquet: after the dictionary's bit width byte 00, the
+        // stream b3 29 is a bit-packed header of 2649 groups and no payload.
+        let mut out = Vec::new();
+        assert_eq!(decode_u32(&[0xb3, 0x29], 0, 21186, &mut out).unwrap(), 2);
+        assert_eq!(out.len(), 21186);
+        assert!(out.iter().all(|&v| v == 0));
+    }
+
+    #[test]
+    fn padding_is_discarded_and_decoding_stops() {
+        // One group of 8 at width 3, but only 3 values wanted; trailing garbage is not read.
+        let bytes = [0x03, 0x88, 0xC6, 0xFA, 0xFF, 0xFF];
+        let mut out = Vec::new();
+        assert_eq!(decode_u32(&bytes, 3, 3, &mut out).unwrap(), 4);
+        assert_eq!(out, [0, 1, 2]);
+        // An RLE run longer than needed is clamped.
+        let mut out = Vec::new();
+        assert_eq!(decode_u32(&[0x14, 0x04], 3, 4, &mut out).unwrap(), 2);
+        assert_eq!(out, [4; 4]);
+    }
+
+    #[test]
+    fn hostile_headers() {
+        let huge = usize::MAX / 2;
+        let cases: &[(&[u8], u32)] = &[
+            (&[0x03], 8),                         // bit-packed group, no payload
+            (&[0xff, 0xff, 0xff, 0xff, 0x0f], 8), // 2^31 groups
+            (&[0x14], 8),                         // RLE run without its value
+            (&[0x00, 0x00], 8),                   // RLE run of length 0
+            (&[0x01], 8),                         // bit-packed run of 0 groups
+            (&[0x02, 0x02], 1),                   // value 2 at width 1
+            (&[], 4),                             // nothing at all
+            (
+                &[
+                    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01,
+                ],
+                1,
+            ),
+        ];
+        for (input, w) in cases {
+            let mut out: Vec<u32> = Vec::new();
+            assert!(decode_u32(input, *w, huge, &mut out).is_err(), "{input:?}");
+            assert!(out.capacity() <= 8 * input.len() + 8, "{input:?}");
+        }
+        let e = decode_u32(&[], 33, 1, &mut Vec::new()).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }));
+        assert!(decode_levels(&[0x02, 0x00], 17, 1, &mut Vec::new()).is_err());
+        // Length prefix longer than the input.
+        assert!(decode_levels_with_length(&[9, 0, 0, 0, 0x02, 0], 1, 1, &mut Vec::new()).is_err());
+        // The data must fit within the length: one RLE run of width 8 needs 2 bytes, not 1.
+        assert!(decode_levels_with_length(&[1, 0, 0, 0, 0x02, 5], 8, 1, &mut Vec::new()).is_err());
+        // The empty input decodes zero values.
+        assert_eq!(decode_u32(&[], 5, 0, &mut Vec::new()).unwrap(), 0);
+    }
+
+    #[test]
+    fn small_widths_prefer_packing_short_runs() {
+        // At width 1, 0 1 0 1 0 1 0 1, sixteen 1s, 0 1 0 1 0 1 0 1. parquet-cpp writes
+        // 03 AA | 20 01 | 03 AA (6 bytes): the run of 16 costs 2 bytes packed versus 2
+        // (header, value) + 1 (a second bit-packed header) as a run. Here: one run of 4 groups.
+        let mut v: Vec<u16> = (0..8).map(|i| i % 2).collect();
+        v.extend([1u16; 16]);
+        v.extend((0..8).map(|i| i % 2));
+        let mut enc = Vec::new();
+        encode_levels(&v, 1, &mut enc);
+        assert_eq!(enc, [0x09, 0xaa, 0xff, 0xff, 0xaa]);
+        // Without an open bit-packed run, a tie goes to the run: 16 ones -> 20 01.
+        let mut enc = Vec::new();
+        encode_levels(&[1; 16], 1, &mut enc);
+        assert_eq!(enc, [0x20, 0x01]);
+    }
+
+    proptest! {
+        #[test]
+        fn roundtrip_u32(
+            width in 0u32..=32,
+            runs in proptest::collection::vec((any::<u32>(), 1usize..40), 0..30),
+        ) {
+            let values: Vec<u32> = runs
+                .iter()
+                .flat_map(|&(v, n)| core::iter::repeat_n(v & mask(width), n))
+                .collect();
+            let mut enc = Vec::new();
+            encode_u32(&values, width, &mut enc);
+            let mut back = Vec::new();
+            prop_assert_eq!(decode_u32(&enc, width, values.len(), &mut back).unwrap(), enc.len());
+            prop_assert_eq!(&back, &values);
+            // Never larger than all-bit-packed with one header (the parquet-cpp worst case).
+            let packed = 8 + bitpack::packed_len(values.len().div_ceil(8) * 8, width);
+            prop_assert!(enc.len() <= packed.max(8), "{} > {}", enc.len(), packed);
+        }
+
+        #[test]
+        fn roundtrip_levels_and_booleans(
+            width in 0u32..=16,
+            raw in proptest::collection::vec(any::<u16>(), 0..300),
+        ) {
+            let levels: Vec<u16> = raw.iter().map(|&v| (v as u32 & mask(width)) as u16).collect();
+            let mut enc = Vec::new();
+            encode_levels_with_length(&levels, width, &mut enc);
+            let mut back = Vec::new();
+            prop_assert_eq!(decode_levels_with_length(&enc, width, levels.len(), &mut back).unwrap(), enc.len());
+            prop_assert_eq!(&back, &levels);
+            let mut enc = Vec::new();
+            encode_levels(&levels, width, &mut enc);
+            let mut back = Vec::new();
+            prop_assert_eq!(decode_levels(&enc, width, levels.len(), &mut back).unwrap(), enc.len());
+            prop_assert_eq!(&back, &levels);
+            let bools: Vec<bool> = raw.iter().map(|&v| v % 3 == 0).collect();
+            let mut enc = Vec::new();
+            encode_booleans(&bools, &mut enc);
+            let mut back = Vec::new();
+            prop_assert_eq!(decode_booleans(&enc, bools.len(), &mut back).unwrap(), enc.len());
+            prop_assert_eq!(back, bools);
+        }
+
+        #[test]
+        fn long_runs(width in 0u32..=32, v: u32, n in 500usize..5000, tail in 0usize..20) {
+            let mut values = vec![v & mask(width); n];
+            values.extend((0..tail as u32).map(|i| i & mask(width)));
+            let mut enc = Vec::new();
+            encode_u32(&values, width, &mut enc);
+            let mut back = Vec::new();
+            decode_u32(&enc, width, values.len(), &mut back).unwrap();
+            prop_assert_eq!(back, values);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..200)) {
+            fuzz_decode(&data);
+        }
+
+        #[test]
+        fn arbitrary_bytes_bounded_reservation(
+            width in 0u32..=32,
+            data in proptest::collection::vec(0u8..0x80, 0..64),
+        ) {
+            // num_values from a hostile header: reservations follow the input, not the count.
+            // (Bytes below 0x80 keep every run header one byte long, so no run promises more
+            // than 504 values: longer runs are legitimately as large as they say.)
+            let mut out = Vec::new();
+            let _ = decode_u32(&data, width, usize::MAX / 2, &mut out);
+            prop_assert!(out.capacity() <= 2 * out.len() + 8 * data.len() + 8);
+        }
+    }
+}
