@@ -1,0 +1,1 @@
+//! Tests of the schema tree, levels, validation and the message text.
