@@ -145,12 +145,14 @@ pub fn check_primitive(
         LogicalType::Enum => ok(physical == P::ByteArray, "ENUM annotates BYTE_ARRAY only"),
         LogicalType::Json => ok(physical == P::ByteArray, "JSON annotates BYTE_ARRAY only"),
         LogicalType::Bson => ok(physical == P::ByteArray, "BSON annotates BYTE_ARRAY only"),
-        LogicalType::Geometry { .. } => {
-            ok(physical == P::ByteArray, "GEOMETRY annotates BYTE_ARRAY only")
-        }
-        LogicalType::Geography { .. } => {
-            ok(physical == P::ByteArray, "GEOGRAPHY annotates BYTE_ARRAY only")
-        }
+        LogicalType::Geometry { .. } => ok(
+            physical == P::ByteArray,
+            "GEOMETRY annotates BYTE_ARRAY only",
+        ),
+        LogicalType::Geography { .. } => ok(
+            physical == P::ByteArray,
+            "GEOGRAPHY annotates BYTE_ARRAY only",
+        ),
         // Spec: UUID annotates a 16-byte FIXED_LEN_BYTE_ARRAY; FLOAT16 a 2-byte one.
         LogicalType::Uuid => ok(
             physical == P::FixedLenByteArray && type_length == Some(16),
@@ -169,9 +171,7 @@ pub fn check_primitive(
                 "TIME(MICROS) and TIME(NANOS) annotate INT64 only",
             ),
         },
-        LogicalType::Timestamp { .. } => {
-            ok(physical == P::Int64, "TIMESTAMP annotates INT64 only")
-        }
+        LogicalType::Timestamp { .. } => ok(physical == P::Int64, "TIMESTAMP annotates INT64 only"),
         // Spec: INT(8|16|32, _) annotate int32, INT(64, _) annotates int64.
         LogicalType::Integer { bit_width, .. } => match bit_width {
             8 | 16 | 32 => ok(

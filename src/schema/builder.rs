@@ -32,9 +32,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::error::Result;
-use crate::format::{
-    ConvertedType, FieldRepetitionType, LogicalType, PhysicalType, SchemaElement,
-};
+use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, PhysicalType, SchemaElement};
 use crate::schema::Schema;
 
 /// A field under construction: a leaf or a group with its children. Validated when the

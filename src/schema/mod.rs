@@ -82,7 +82,10 @@
 //! - an element with neither `type` nor `num_children`, or with a `type` and children;
 //! - FIXED_LEN_BYTE_ARRAY without a positive `type_length`;
 //! - groups nested deeper than [`Limits::nesting_depth`] (the construction is iterative, so
-//!   the limit is about the levels' range and the size of the work, not the stack).
+//!   the limit is about the levels' range and the size of the work, not the stack);
+//! - paths (every node's dotted path, every column's path) longer in total than
+//!   [`Limits::metadata_bytes`]: each path repeats its ancestors' names, so a small hostile
+//!   footer could otherwise claim a quadratic amount of memory.
 //!
 //! Tolerated (`// Seen in the wild:`): a root with any `repetition_type` (ignored: the root
 //! has no levels), with no `num_children` (zero columns), or with annotations or a field id
@@ -118,9 +121,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::error::{Error, Result};
-use crate::format::{
-    ConvertedType, FieldRepetitionType, LogicalType, PhysicalType, SchemaElement,
-};
+use crate::format::{ConvertedType, FieldRepetitionType, LogicalType, PhysicalType, SchemaElement};
 use crate::limits::Limits;
 
 pub use annotation::{converted_type_of, logical_type_of, max_decimal_precision_for_flba};
@@ -242,8 +243,8 @@ impl Schema {
     /// Builds the tree from the footer's flat, depth-first element list, with the default
     /// [`Limits`]. See the module documentation for what is an error and what is tolerated.
     ///
-    /// Never panics, for any input; work and allocation are linear in `elements.len()` times
-    /// the nesting depth (paths are stored per column).
+    /// Never panics, for any input. Work and allocation are linear in the elements plus the
+    /// total length of the paths, which is bounded by [`Limits::metadata_bytes`].
     pub fn from_elements(elements: &[SchemaElement]) -> Result<Schema> {
         Self::from_elements_with_limits(elements, &Limits::default())
     }
@@ -352,18 +353,24 @@ impl Schema {
     }
 
     /// The index of the node at `path` (names from the root's child down), matching names
-    /// exactly; the empty path is the root.
+    /// exactly; the empty path is the root. With duplicate sibling names, the first node in
+    /// file order that has the whole path wins.
     pub fn node_index_by_path<S: AsRef<str>>(&self, path: &[S]) -> Option<usize> {
-        let mut at = 0usize;
+        // Every node whose path so far matches; one level per name, so the work is bounded
+        // by the nodes times the path length.
+        let mut at: Vec<usize> = alloc::vec![0];
         for name in path {
-            at = *self
-                .nodes
-                .get(at)?
-                .children()
+            at = at
                 .iter()
-                .find(|&&c| self.nodes.get(c).is_some_and(|n| n.name == name.as_ref()))?;
+                .filter_map(|&i| self.nodes.get(i))
+                .flat_map(|n| n.children().iter().copied())
+                .filter(|&c| self.nodes.get(c).is_some_and(|n| n.name == name.as_ref()))
+                .collect();
+            if at.is_empty() {
+                return None;
+            }
         }
-        Some(at)
+        at.first().copied()
     }
 
     /// The dotted path of node `i` (`""` for the root).
@@ -402,8 +409,17 @@ impl Schema {
 /// A reason for an annotation, structural or limit problem, as the mode wants it.
 fn fail(mode: Mode, what: &'static str, path: &str) -> Error {
     match mode {
-        Mode::Lenient => Error::out_of_spec(what).in_column(path),
+        Mode::Lenient => in_path(Error::out_of_spec(what), path),
         Mode::Strict => Error::invalid_argument(format!("schema field {path:?}: {what}")),
+    }
+}
+
+/// Adds the node's path to an error, unless it is the root's (empty) path.
+fn in_path(e: Error, path: &str) -> Error {
+    if path.is_empty() {
+        e
+    } else {
+        e.in_column(path)
     }
 }
 
@@ -448,10 +464,7 @@ fn resolve_annotation(
         }
     }
     if let Some(ct) = e.converted_type {
-        if strict
-            && ct != ConvertedType::Decimal
-            && (e.scale.is_some() || e.precision.is_some())
-        {
+        if strict && ct != ConvertedType::Decimal && (e.scale.is_some() || e.precision.is_some()) {
             return Err("scale and precision belong to DECIMAL only");
         }
         let verdict = match logical_type_of(ct, e.scale, e.precision) {
@@ -508,6 +521,7 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
         max_rep_level: 0,
         columns: 0..0,
     });
+    let mut path_bytes: u64 = 0;
     let mut stack = alloc::vec![Frame {
         node: 0,
         remaining: root_children,
@@ -530,6 +544,17 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
         } else {
             format!("{}.{}", top.path, e.name)
         };
+
+        // Paths repeat their ancestors' names: without a bound, long names over deep groups
+        // with many leaves would multiply a small footer into a huge allocation.
+        path_bytes = path_bytes.saturating_add(2 * path.len() as u64);
+        if path_bytes > limits.metadata_bytes {
+            return Err(Error::limit(
+                "total length of schema paths",
+                path_bytes,
+                limits.metadata_bytes,
+            ));
+        }
 
         let Some(repetition) = e.repetition_type else {
             return Err(fail(mode, "schema element has no repetition_type", &path));
@@ -605,8 +630,8 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
             } => (Some(*physical_type), *type_length),
             NodeKind::Group { .. } => (None, None),
         };
-        let (logical_type, converted_type) =
-            resolve_annotation(e, physical, type_length, mode).map_err(|why| fail(mode, why, &path))?;
+        let (logical_type, converted_type) = resolve_annotation(e, physical, type_length, mode)
+            .map_err(|why| fail(mode, why, &path))?;
 
         if let Some(NodeKind::Group { children }) = nodes.get_mut(parent).map(|p| &mut p.kind) {
             children.push(i);
@@ -688,15 +713,17 @@ fn child_count(n: i32, remaining: usize, mode: Mode, path: &str) -> Result<usize
     match usize::try_from(n) {
         Ok(n) if n <= remaining => Ok(n),
         Ok(_) => Err(match mode {
-            Mode::Lenient => Error::out_of_range(
-                "num_children beyond the remaining schema elements",
-                n as i64,
-            )
-            .in_column(path),
+            Mode::Lenient => in_path(
+                Error::out_of_range(
+                    "num_children beyond the remaining schema elements",
+                    n as i64,
+                ),
+                path,
+            ),
             Mode::Strict => fail(mode, "more children than elements", path),
         }),
         Err(_) => Err(match mode {
-            Mode::Lenient => Error::out_of_range("num_children", n as i64).in_column(path),
+            Mode::Lenient => in_path(Error::out_of_range("num_children", n as i64), path),
             Mode::Strict => fail(mode, "negative num_children", path),
         }),
     }

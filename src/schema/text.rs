@@ -54,8 +54,7 @@ const DELIMITERS: &[char] = &[';', '{', '}', '(', ')', ',', '=', '"', '\\'];
 /// Whether `s` prints as a bare token that the parser reads back unchanged.
 fn is_bare(s: &str) -> bool {
     !s.is_empty()
-        && s
-            .chars()
+        && s.chars()
             .all(|c| !c.is_whitespace() && !c.is_control() && !DELIMITERS.contains(&c))
 }
 
@@ -419,28 +418,37 @@ struct Annotation {
     converted: Option<ConvertedType>,
 }
 
-fn parse_bool(lx: &Lexer<'_>, p: &Param) -> Result<bool> {
+fn parse_bool((p, pos): &(Param, Pos)) -> Result<bool> {
     match p {
         Param::Word(w) if w.eq_ignore_ascii_case("true") => Ok(true),
         Param::Word(w) if w.eq_ignore_ascii_case("false") => Ok(false),
-        p => Err(lx.error("true or false", &p.tok())),
+        p => Err(error_at(*pos, "true or false", &p.tok())),
     }
 }
 
-fn parse_unit(lx: &Lexer<'_>, p: &Param) -> Result<TimeUnit> {
+fn parse_unit((p, pos): &(Param, Pos)) -> Result<TimeUnit> {
     match p {
         Param::Word(w) if w.eq_ignore_ascii_case("MILLIS") => Ok(TimeUnit::Millis),
         Param::Word(w) if w.eq_ignore_ascii_case("MICROS") => Ok(TimeUnit::Micros),
         Param::Word(w) if w.eq_ignore_ascii_case("NANOS") => Ok(TimeUnit::Nanos),
-        p => Err(lx.error("MILLIS, MICROS or NANOS", &p.tok())),
+        p => Err(error_at(*pos, "MILLIS, MICROS or NANOS", &p.tok())),
     }
 }
 
-fn parse_num<T: core::str::FromStr>(lx: &Lexer<'_>, p: &Param, what: &str) -> Result<T> {
+fn parse_num<T: core::str::FromStr>((p, pos): &(Param, Pos), what: &str) -> Result<T> {
     match p {
-        Param::Word(w) => w.parse().map_err(|_| lx.error(what, &p.tok())),
-        p => Err(lx.error(what, &p.tok())),
+        Param::Word(w) => w.parse().map_err(|_| error_at(*pos, what, &p.tok())),
+        p => Err(error_at(*pos, what, &p.tok())),
     }
+}
+
+type Pos = (usize, usize);
+
+fn error_at(pos: Pos, expected: &str, found: &Tok) -> Error {
+    Error::invalid_argument(format!(
+        "schema text, line {}, column {}: expected {expected}, found {found}",
+        pos.0, pos.1
+    ))
 }
 
 /// One annotation parameter; `Empty` where a comma follows `(` or another comma.
@@ -470,7 +478,7 @@ impl Param {
 fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
     let name = lx.word("an annotation name")?;
     let name_pos = lx.at;
-    let mut params: Vec<Param> = Vec::new();
+    let mut params: Vec<(Param, Pos)> = Vec::new();
     if lx.peek()? == &Tok::Punct('(') {
         lx.next()?;
         let mut expect_param = true;
@@ -478,22 +486,22 @@ fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
             match lx.next()? {
                 Tok::Punct(')') => {
                     if expect_param && !params.is_empty() {
-                        params.push(Param::Empty);
+                        params.push((Param::Empty, lx.at));
                     }
                     break;
                 }
                 Tok::Punct(',') => {
                     if expect_param {
-                        params.push(Param::Empty);
+                        params.push((Param::Empty, lx.at));
                     }
                     expect_param = true;
                 }
                 Tok::Word(w) if expect_param => {
-                    params.push(Param::Word(w));
+                    params.push((Param::Word(w), lx.at));
                     expect_param = false;
                 }
                 Tok::Quoted(q) if expect_param => {
-                    params.push(Param::Quoted(q));
+                    params.push((Param::Quoted(q), lx.at));
                     expect_param = false;
                 }
                 t => return Err(lx.error("an annotation parameter, ',' or ')'", &t)),
@@ -542,13 +550,14 @@ fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
         arity(&[0])?;
         return Ok(a);
     }
-    let p = |i: usize| params.get(i).unwrap_or(&Param::Empty);
+    let missing = (Param::Empty, name_pos);
+    let p = |i: usize| params.get(i).unwrap_or(&missing);
     Ok(match up.as_str() {
         "DECIMAL" => {
             arity(&[1, 2])?;
-            let precision = parse_num(lx, p(0), "a DECIMAL precision")?;
+            let precision = parse_num(p(0), "a DECIMAL precision")?;
             let scale = if params.len() == 2 {
-                parse_num(lx, p(1), "a DECIMAL scale")?
+                parse_num(p(1), "a DECIMAL scale")?
             } else {
                 0
             };
@@ -556,8 +565,8 @@ fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
         }
         "TIME" | "TIMESTAMP" => {
             arity(&[2])?;
-            let unit = parse_unit(lx, p(0))?;
-            let is_adjusted_to_utc = parse_bool(lx, p(1))?;
+            let unit = parse_unit(p(0))?;
+            let is_adjusted_to_utc = parse_bool(p(1))?;
             logical(if up == "TIME" {
                 LogicalType::Time {
                     is_adjusted_to_utc,
@@ -573,14 +582,14 @@ fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
         "INTEGER" | "INT" => {
             arity(&[2])?;
             logical(LogicalType::Integer {
-                bit_width: parse_num(lx, p(0), "a bit width")?,
-                is_signed: parse_bool(lx, p(1))?,
+                bit_width: parse_num(p(0), "a bit width")?,
+                is_signed: parse_bool(p(1))?,
             })
         }
         "VARIANT" => {
             arity(&[0, 1])?;
             let specification_version = match params.first() {
-                Some(v) => Some(parse_num(lx, v, "a VARIANT specification version")?),
+                Some(v) => Some(parse_num(v, "a VARIANT specification version")?),
                 None => None,
             };
             logical(LogicalType::Variant {
@@ -590,22 +599,23 @@ fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
         "GEOMETRY" => {
             arity(&[0, 1])?;
             logical(LogicalType::Geometry {
-                crs: params.first().and_then(Param::string),
+                crs: params.first().and_then(|p| p.0.string()),
             })
         }
         "GEOGRAPHY" => {
             arity(&[0, 1, 2])?;
+            const ALGORITHM: &str = "an edge interpolation algorithm";
             let algorithm = match params.get(1) {
-                Some(Param::Word(w)) => Some(
+                Some((Param::Word(w), pos)) => Some(
                     w.to_ascii_uppercase()
                         .parse::<EdgeInterpolationAlgorithm>()
-                        .map_err(|_| lx.error("an edge interpolation algorithm", &p(1).tok()))?,
+                        .map_err(|_| error_at(*pos, ALGORITHM, &p(1).0.tok()))?,
                 ),
-                Some(Param::Empty) | None => None,
-                Some(q) => return Err(lx.error("an edge interpolation algorithm", &q.tok())),
+                Some((Param::Empty, _)) | None => None,
+                Some((q, pos)) => return Err(error_at(*pos, ALGORITHM, &q.tok())),
             };
             logical(LogicalType::Geography {
-                crs: params.first().and_then(Param::string),
+                crs: params.first().and_then(|p| p.0.string()),
                 algorithm,
             })
         }
