@@ -4,6 +4,7 @@ use crate::config::{ColumnConfig, PageVersion, WriteConfig, ZSTD_LEVEL};
 use arrow_array::{Array, RecordBatch};
 use arrow_data::ArrayData;
 use bytes::Bytes;
+use parket::format::{CompressionCodec as PCodec, Encoding as PEncoding};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, PageType, ZstdLevel};
@@ -14,7 +15,6 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterVersi
 use parquet::file::reader::FileReader;
 use parquet::file::serialized_reader::SerializedFileReader;
 use parquet::schema::types::ColumnPath;
-use parket::format::{CompressionCodec as PCodec, Encoding as PEncoding};
 
 /// Records per `read_records` call and rows per Arrow batch.
 pub const BATCH_SIZE: usize = 8192;
@@ -28,7 +28,11 @@ struct Buffers<T> {
 
 impl<T> Buffers<T> {
     fn new() -> Self {
-        Buffers { values: Vec::new(), def_levels: Vec::new(), rep_levels: Vec::new() }
+        Buffers {
+            values: Vec::new(),
+            def_levels: Vec::new(),
+            rep_levels: Vec::new(),
+        }
     }
 }
 
@@ -93,8 +97,9 @@ pub fn decode_all_columns(bytes: &Bytes) -> Result<usize> {
 /// Arrow path: `ParquetRecordBatchReaderBuilder` over the in-memory bytes, all columns,
 /// `BATCH_SIZE` rows per batch; each batch is dropped once read. `f` sees every batch.
 pub fn read_arrow(bytes: &Bytes, mut f: impl FnMut(RecordBatch)) -> Result<usize> {
-    let reader =
-        ParquetRecordBatchReaderBuilder::try_new(bytes.clone())?.with_batch_size(BATCH_SIZE).build()?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes.clone())?
+        .with_batch_size(BATCH_SIZE)
+        .build()?;
     let mut rows = 0;
     for batch in reader {
         let batch = batch?;
@@ -114,7 +119,11 @@ pub fn arrow_bytes(data: &ArrayData) -> usize {
 
 /// Bytes of the Arrow buffers of every column of `batch` (see [`arrow_bytes`]).
 pub fn batch_bytes(batch: &RecordBatch) -> usize {
-    batch.columns().iter().map(|c| arrow_bytes(&c.to_data())).sum()
+    batch
+        .columns()
+        .iter()
+        .map(|c| arrow_bytes(&c.to_data()))
+        .sum()
 }
 
 fn to_parket_encoding(e: Encoding) -> PEncoding {
@@ -170,7 +179,10 @@ pub fn write_config(bytes: &Bytes) -> Result<WriteConfig> {
             }
         }
     }
-    Ok(WriteConfig { page_version: page_version.unwrap_or(PageVersion::V1), columns })
+    Ok(WriteConfig {
+        page_version: page_version.unwrap_or(PageVersion::V1),
+        columns,
+    })
 }
 
 /// arrow-rs writer properties reproducing `config`. Everything else is arrow-rs's default,

@@ -42,6 +42,8 @@ const CONFIGS: [&str; 7] = [
     "v2-dict-zstd",
     "v2-plain-delta",
 ];
+/// Timings whose slowest run exceeds this multiple of the fastest are listed as noisy.
+const NOISY_SPREAD: f64 = 1.25;
 /// The measurements, each run in its own child process.
 const MEASUREMENTS: [&str; 6] = [
     "arrow-columns",
@@ -159,22 +161,33 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
     // Untimed preparation, then the timed closure.
     let mut timed: Box<dyn FnMut() -> Result<Run, Outcome>> = match measurement {
         "arrow-columns" => Box::new(|| {
-            Ok(Run { count: arrow_side::decode_all_columns(&bytes)?, written: None })
+            Ok(Run {
+                count: arrow_side::decode_all_columns(&bytes)?,
+                written: None,
+            })
         }),
         "arrow-arrow" => {
-            let mut arrow_bytes = 0;
-            arrow_side::read_arrow(&bytes, |b| arrow_bytes += arrow_side::batch_bytes(&b))?;
-            write!(extra, " arrow_bytes={arrow_bytes}").ok();
+            // The Arrow size is computed after the timed runs (below), so that the memory
+            // this pass frees is not already resident when the peak counter is reset.
             Box::new(|| {
                 let rows = arrow_side::read_arrow(&bytes, |b| drop(std::hint::black_box(b)))?;
-                Ok(Run { count: rows, written: None })
+                Ok(Run {
+                    count: rows,
+                    written: None,
+                })
             })
         }
         "parket-columns" => Box::new(|| {
-            Ok(Run { count: parket_side::decode_all_columns(&bytes)?, written: None })
+            Ok(Run {
+                count: parket_side::decode_all_columns(&bytes)?,
+                written: None,
+            })
         }),
         "parket-records" => Box::new(|| {
-            Ok(Run { count: parket_side::assemble_records(&bytes)?, written: None })
+            Ok(Run {
+                count: parket_side::assemble_records(&bytes)?,
+                written: None,
+            })
         }),
         "arrow-write" => {
             let mut batches = Vec::new();
@@ -183,7 +196,10 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
             let properties = arrow_side::writer_properties(&config)?;
             Box::new(move || {
                 let out = arrow_side::write(&batches, &properties)?;
-                Ok(Run { count: batches.iter().map(|b| b.num_rows()).sum(), written: Some(out) })
+                Ok(Run {
+                    count: batches.iter().map(|b| b.num_rows()).sum(),
+                    written: Some(out),
+                })
             })
         }
         "parket-write" => {
@@ -191,7 +207,10 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
             let config = arrow_side::write_config(&bytes)?;
             Box::new(move || {
                 let out = parket_side::write(&input, &config)?;
-                Ok(Run { count: 0, written: Some(out) })
+                Ok(Run {
+                    count: 0,
+                    written: Some(out),
+                })
             })
         }
         other => return Err(Outcome::Failed(format!("unknown measurement {other}"))),
@@ -214,13 +233,19 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
     }
     let peak_kib = status_kib("VmHWM:");
     drop(timed);
+    if measurement == "arrow-arrow" {
+        let mut arrow_bytes = 0;
+        arrow_side::read_arrow(&bytes, |b| arrow_bytes += arrow_side::batch_bytes(&b))?;
+        write!(extra, " arrow_bytes={arrow_bytes}").ok();
+    }
     times.sort();
     let median = times[times.len() / 2];
-    let min = times[0];
+    let (min, max) = (times[0], times[times.len() - 1]);
     let mut line = format!(
-        "median_ns={} min_ns={} count={}{extra}",
+        "median_ns={} min_ns={} max_ns={} count={}{extra}",
         median.as_nanos(),
         min.as_nanos(),
+        max.as_nanos(),
         first.count
     );
     match (base_kib, peak_kib) {
@@ -229,8 +254,13 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
     }
     .ok();
     if let Some(written) = first.written {
-        write!(line, " out_bytes={} same_data={}", written.len(), same_data(&bytes, written))
-            .ok();
+        write!(
+            line,
+            " out_bytes={} same_data={}",
+            written.len(),
+            same_data(&bytes, written)
+        )
+        .ok();
     }
     Ok(line)
 }
@@ -276,7 +306,12 @@ fn reset_peak_rss() -> Option<u64> {
 fn status_kib(field: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with(field))?;
-    line[field.len()..].trim().trim_end_matches("kB").trim().parse().ok()
+    line[field.len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -288,6 +323,8 @@ struct Measured {
     status: String,
     message: String,
     median: Option<Duration>,
+    min: Option<Duration>,
+    max: Option<Duration>,
     count: Option<u64>,
     peak_kib: Option<u64>,
     out_bytes: Option<u64>,
@@ -306,13 +343,21 @@ fn run_child(exe: &Path, measurement: &str, file: &Path, runs: usize) -> Measure
     let output = match output {
         Ok(o) => o,
         Err(e) => {
-            return Measured { status: "error".into(), message: e.to_string(), ..Default::default() }
+            return Measured {
+                status: "error".into(),
+                message: e.to_string(),
+                ..Default::default()
+            }
         }
     };
     let stdout = String::from_utf8_lossy(&output.stdout);
     let Some(line) = stdout.lines().find_map(|l| l.strip_prefix("RESULT ")) else {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        let last = stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+        let last = stderr
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
         return Measured {
             status: "error".into(),
             message: format!("child failed ({}): {last}", output.status),
@@ -324,11 +369,15 @@ fn run_child(exe: &Path, measurement: &str, file: &Path, runs: usize) -> Measure
         m.message = msg.1.to_string();
     }
     for field in line.split(' ') {
-        let Some((key, value)) = field.split_once('=') else { continue };
+        let Some((key, value)) = field.split_once('=') else {
+            continue;
+        };
         let n = value.parse::<u64>().ok();
         match key {
             "status" => m.status = value.to_string(),
             "median_ns" => m.median = n.map(Duration::from_nanos),
+            "min_ns" => m.min = n.map(Duration::from_nanos),
+            "max_ns" => m.max = n.map(Duration::from_nanos),
             "count" => m.count = n,
             "peak_kib" => m.peak_kib = n,
             "out_bytes" => m.out_bytes = n,
@@ -349,7 +398,10 @@ struct FileResult {
 
 impl FileResult {
     fn get(&self, measurement: &str) -> &Measured {
-        let i = MEASUREMENTS.iter().position(|m| *m == measurement).unwrap_or(0);
+        let i = MEASUREMENTS
+            .iter()
+            .position(|m| *m == measurement)
+            .unwrap_or(0);
         &self.results[i]
     }
 
@@ -411,8 +463,14 @@ fn dataset_and_config(stem: &str) -> (String, String) {
 
 fn sort_key(stem: &str) -> (usize, String, usize) {
     let (dataset, config) = dataset_and_config(stem);
-    let d = DATASETS.iter().position(|d| *d == dataset).unwrap_or(DATASETS.len());
-    let c = CONFIGS.iter().position(|c| *c == config).unwrap_or(CONFIGS.len());
+    let d = DATASETS
+        .iter()
+        .position(|d| *d == dataset)
+        .unwrap_or(DATASETS.len());
+    let c = CONFIGS
+        .iter()
+        .position(|c| *c == config)
+        .unwrap_or(CONFIGS.len());
     (d, dataset, c)
 }
 
@@ -423,14 +481,26 @@ fn parent(args: &Args) -> Result<(), String> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
         .filter(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            args.filter.as_ref().is_none_or(|f| name.contains(f.as_str()))
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            args.filter
+                .as_ref()
+                .is_none_or(|f| name.contains(f.as_str()))
         })
         .collect();
-    let stem = |p: &PathBuf| p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = |p: &PathBuf| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     files.sort_by_key(|p| sort_key(&stem(p)));
     if files.is_empty() {
-        return Err(format!("no matching .parquet files in {}", args.data.display()));
+        return Err(format!(
+            "no matching .parquet files in {}",
+            args.data.display()
+        ));
     }
 
     let mut report = header(args);
@@ -454,11 +524,18 @@ fn parent(args: &Args) -> Result<(), String> {
             current = Some(dataset.clone());
         }
         eprintln!("bench: {}", file.display());
-        let results: Vec<Measured> =
-            MEASUREMENTS.iter().map(|m| run_child(&exe, m, file, args.runs)).collect();
+        let results: Vec<Measured> = MEASUREMENTS
+            .iter()
+            .map(|m| run_child(&exe, m, file, args.runs))
+            .collect();
         let file_bytes = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
         let rows = results[1].count;
-        group.push(FileResult { config, file_bytes, rows, results });
+        group.push(FileResult {
+            config,
+            file_bytes,
+            rows,
+            results,
+        });
     }
     if let Some(d) = current {
         flush(&d, &mut group, &mut report);
@@ -475,7 +552,9 @@ fn parent(args: &Args) -> Result<(), String> {
 
 fn command_output(program: &str, args: &[&str]) -> Option<String> {
     let out = Command::new(program).args(args).output().ok()?;
-    out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// The version of a package in this crate's Cargo.lock.
@@ -497,7 +576,9 @@ fn header(args: &Args) -> String {
                 .map(|(_, v)| v.trim().to_string())
         })
         .unwrap_or_else(|| "?".into());
-    let nproc = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(0);
+    let nproc = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
     let command: Vec<String> = std::env::args().skip(1).collect();
     let date = command_output("date", &["-u", "+%Y-%m-%d %H:%M UTC"]).unwrap_or_else(|| "?".into());
     let rustc = command_output("rustc", &["--version"]).unwrap_or_else(|| "?".into());
@@ -506,26 +587,45 @@ fn header(args: &Args) -> String {
     writeln!(s, "- command: `bench {}`", command.join(" ")).ok();
     writeln!(s, "- data: `{}`", args.data.display()).ok();
     writeln!(s, "- date: {date}").ok();
-    writeln!(s, "- machine: {nproc} CPUs (nproc), {cpu}").ok();
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into());
+    writeln!(
+        s,
+        "- machine: {nproc} CPUs (nproc), {cpu}; load average at start {load}"
+    )
+    .ok();
     writeln!(
         s,
         "- arrow-rs: parquet {} (features arrow, snap, zstd, simdutf8); {rustc}; release profile",
         locked_version("parquet")
     )
     .ok();
-    writeln!(s, "- median of {} runs after one warm-up, one thread, one process per measurement\n", args.runs).ok();
+    writeln!(
+        s,
+        "- median of {} runs after one warm-up, one thread, one process per measurement\n",
+        args.runs
+    )
+    .ok();
     s
 }
 
 fn tables(dataset: &str, group: &[FileResult]) -> String {
     let mut s = String::new();
-    let rows = group.iter().find_map(|f| f.rows).map_or("?".into(), |r| r.to_string());
+    let rows = group
+        .iter()
+        .find_map(|f| f.rows)
+        .map_or("?".into(), |r| r.to_string());
     let arrow_mb = group
         .iter()
         .find_map(|f| f.arrow_bytes())
         .map_or("?".into(), |b| format!("{:.1}", b as f64 / 1e6));
     writeln!(s, "## {dataset} ({rows} rows, {arrow_mb} MB in Arrow)\n").ok();
-    writeln!(s, "Read, MB/s of Arrow-size data decoded (higher is better):\n").ok();
+    writeln!(
+        s,
+        "Read, MB/s of Arrow-size data decoded (higher is better):\n"
+    )
+    .ok();
     writeln!(
         s,
         "| config | file bytes | arrow-rs columns | arrow-rs Arrow | parket columns | parket records | parket / best arrow-rs | peak MiB (arrow-rs columns / Arrow / parket columns / records) |"
@@ -550,11 +650,23 @@ fn tables(dataset: &str, group: &[FileResult]) -> String {
             cell(f.get("parket-columns"), fmt_mbps(parket)),
             cell(f.get("parket-records"), fmt_mbps(f.mbps("parket-records"))),
             ratio(parket, best),
-            peaks(f, &["arrow-columns", "arrow-arrow", "parket-columns", "parket-records"]),
+            peaks(
+                f,
+                &[
+                    "arrow-columns",
+                    "arrow-arrow",
+                    "parket-columns",
+                    "parket-records"
+                ]
+            ),
         )
         .ok();
     }
-    writeln!(s, "\nWrite, MB/s of Arrow-size data encoded, and file sizes in bytes:\n").ok();
+    writeln!(
+        s,
+        "\nWrite, MB/s of Arrow-size data encoded, and file sizes in bytes:\n"
+    )
+    .ok();
     writeln!(
         s,
         "| config | arrow-rs write | parket write | parket / arrow-rs | peak MiB (arrow-rs / parket) | pyarrow size | arrow-rs size | parket size | parket / pyarrow size |"
@@ -591,7 +703,26 @@ fn tables(dataset: &str, group: &[FileResult]) -> String {
         )
         .ok();
     }
-    // Errors and check failures, spelled out under the tables.
+    // Errors, check failures and noisy timings, spelled out under the tables.
+    let mut noisy = Vec::new();
+    for f in group {
+        for (name, m) in MEASUREMENTS.iter().zip(&f.results) {
+            if let (Some(min), Some(max)) = (m.min, m.max) {
+                let spread = max.as_secs_f64() / min.as_secs_f64().max(1e-9);
+                if spread > NOISY_SPREAD {
+                    noisy.push(format!("{} {name} ({spread:.2}x)", f.config));
+                }
+            }
+        }
+    }
+    if !noisy.is_empty() {
+        writeln!(
+            s,
+            "\nNoisy (slowest run more than {NOISY_SPREAD}x the fastest): {}",
+            noisy.join(", ")
+        )
+        .ok();
+    }
     for f in group {
         for (name, m) in MEASUREMENTS.iter().zip(&f.results) {
             if m.status == "error" {
@@ -605,13 +736,22 @@ fn tables(dataset: &str, group: &[FileResult]) -> String {
         );
         if let (Some(l), (Some(p), _)) = (low, parket) {
             if l != p {
-                writeln!(s, "\n- {}: parket decoded {p} values, arrow-rs {l}", f.config).ok();
+                writeln!(
+                    s,
+                    "\n- {}: parket decoded {p} values, arrow-rs {l}",
+                    f.config
+                )
+                .ok();
             }
         }
         if let (Some(r), (_, Some(p))) = (arrow, parket) {
             if r != p {
-                writeln!(s, "\n- {}: parket assembled {p} records, arrow-rs read {r} rows", f.config)
-                    .ok();
+                writeln!(
+                    s,
+                    "\n- {}: parket assembled {p} records, arrow-rs read {r} rows",
+                    f.config
+                )
+                .ok();
             }
         }
     }
@@ -632,4 +772,54 @@ fn notes(_files: &[PathBuf], _args: &Args) -> String {
      statistics and no page index, as pyarrow does. A written size followed by (...) did not \
      read back as the same data.\n"
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arrow_array::{ArrayRef, Int32Array, RecordBatch, StringArray};
+    use std::sync::Arc;
+
+    fn file(ids: &[i32], names: &[Option<&str>]) -> Bytes {
+        let batch = RecordBatch::try_from_iter([
+            ("id", Arc::new(Int32Array::from(ids.to_vec())) as ArrayRef),
+            (
+                "name",
+                Arc::new(StringArray::from(names.to_vec())) as ArrayRef,
+            ),
+        ])
+        .unwrap();
+        let properties = parquet::file::properties::WriterProperties::builder().build();
+        Bytes::from(arrow_side::write(&[batch], &properties).unwrap())
+    }
+
+    #[test]
+    fn same_data_sees_equal_and_different_files() {
+        let a = file(&[1, 2, 3], &[Some("x"), None, Some("z")]);
+        assert_eq!(same_data(&a, a.to_vec()), "yes");
+        let value_differs = file(&[1, 2, 4], &[Some("x"), None, Some("z")]);
+        assert_eq!(same_data(&a, value_differs.to_vec()), "column-0-differs");
+        let null_differs = file(&[1, 2, 3], &[Some("x"), Some(""), Some("z")]);
+        assert_eq!(same_data(&a, null_differs.to_vec()), "column-1-differs");
+        assert!(same_data(&a, b"not parquet".to_vec()).starts_with("unreadable"));
+    }
+
+    #[test]
+    fn file_names_split_into_data_set_and_config() {
+        assert_eq!(
+            dataset_and_config("taxi-v2-plain-delta"),
+            ("taxi".to_string(), "v2-plain-delta".to_string())
+        );
+        assert!(sort_key("taxi-v2-dict-none") < sort_key("strings-v1-dict-none"));
+        assert!(sort_key("nested-v1-dict-zstd") < sort_key("nested-v2-dict-none"));
+    }
+
+    #[test]
+    fn parket_side_is_reported_as_not_available() {
+        let bytes = file(&[1], &[None]);
+        assert!(matches!(
+            Outcome::from(parket_side::decode_all_columns(&bytes).unwrap_err()),
+            Outcome::NotAvailable
+        ));
+    }
 }
