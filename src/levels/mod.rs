@@ -1,1 +1,39 @@
-//! (module levels: to be filled in)
+//! Layer 5: Dremel striping (records to levels + values) and record assembly (the reverse).
+//!
+//! This layer never sees bytes. Its unit of exchange with the page layer is [`LeafData`]: the
+//! definition levels, repetition levels and non-null values of one leaf column, as a column
+//! chunk holds them once decoded.
+//!
+//! Spec: the Dremel paper's striping, as parquet-format's README ("Nested Encoding") and
+//! LogicalTypes.md (LIST and MAP, with their backward-compatibility rules) describe it.
+//!
+//! ```text
+//! message m { optional group a (LIST) { repeated group list { optional int32 element; } } }
+//! max_def_level = 3, max_rep_level = 1
+//!
+//! record          def  rep  value
+//! a = [1, null]    3    0    1
+//!                  2    1    -        (element null: def stops at `list`)
+//! a = []           1    0    -        (empty list: def stops at `a`)
+//! a = null         0    0    -
+//! ```
+
+use crate::values::Values;
+
+/// The striped form of one leaf column: levels and the non-null values.
+///
+/// `def_levels` is empty when the column's `max_def_level` is 0 (every value present), and
+/// `rep_levels` is empty when `max_rep_level` is 0. Otherwise both level vectors that exist
+/// have one entry per level position, and `values` holds one value per position whose
+/// definition level equals `max_def_level`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeafData {
+    /// Definition levels.
+    pub def_levels: Vec<u16>,
+    /// Repetition levels.
+    pub rep_levels: Vec<u16>,
+    /// Non-null values.
+    pub values: Values,
+}
+
+use alloc::vec::Vec;
