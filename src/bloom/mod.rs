@@ -91,7 +91,6 @@ pub fn hash_value(values: ValuesRef<'_>, i: usize) -> Option<u64> {
 mod tests {
     use super::*;
     use crate::values::ByteArrays;
-    use alloc::vec::Vec;
     use proptest::prelude::*;
 
     /// The shared parquet-testing checkout: `$PARQUET_TESTING`, or `shared/parquet-testing`
@@ -99,7 +98,7 @@ mod tests {
     #[cfg(feature = "std")]
     fn fixture(name: &str) -> std::vec::Vec<u8> {
         let root = env!("CARGO_MANIFEST_DIR");
-        let mut candidates = Vec::new();
+        let mut candidates = std::vec::Vec::new();
         if let Ok(p) = std::env::var("PARQUET_TESTING") {
             candidates.push(std::path::PathBuf::from(p));
         }
@@ -125,10 +124,16 @@ mod tests {
         let f = Sbbf::from_bytes(&file[16..]).unwrap();
         assert_eq!(f.num_bytes(), 1024);
         for v in ["hello", "parquet", "bloom", "filter"] {
-            assert!(f.check_hash(hash_bytes(v.as_bytes())), "{v} must be present");
+            assert!(
+                f.check_hash(hash_bytes(v.as_bytes())),
+                "{v} must be present"
+            );
         }
         for v in ["nope", "x", "Parquet"] {
-            assert!(!f.check_hash(hash_bytes(v.as_bytes())), "{v} must be absent");
+            assert!(
+                !f.check_hash(hash_bytes(v.as_bytes())),
+                "{v} must be absent"
+            );
         }
         assert_eq!(Sbbf::from_bytes(&f.as_bytes()).unwrap(), f);
     }

@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn reference_vectors() {
-        // Computed once with the reference library (PyPI `xxhash` 3.x, which wraps the C
+        // Computed once with the reference library (PyPI `xxhash` 4.1, which wraps the C
         // xxHash): `xxhash.xxh64(bytes((i*7+3)&0xff for i in range(n)), seed=0).intdigest()`.
         let expected: &[(usize, u64)] = &[
             (0, 0xef46db3751d8e999),

@@ -134,8 +134,13 @@ pub(crate) fn compress(input: &[u8], out: &mut Vec<u8>, block: BlockEncoder) -> 
         out.extend_from_slice(&[0; 4]);
         block(piece, out)?;
         let clen = out.len() - len_at - 4;
-        let clen = u32::try_from(clen)
-            .map_err(|_| Error::limit("Hadoop chunk compressed length", clen as u64, u32::MAX as u64))?;
+        let clen = u32::try_from(clen).map_err(|_| {
+            Error::limit(
+                "Hadoop chunk compressed length",
+                clen as u64,
+                u32::MAX as u64,
+            )
+        })?;
         out[len_at..len_at + 4].copy_from_slice(&clen.to_be_bytes());
     }
     Ok(())

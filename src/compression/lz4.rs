@@ -63,7 +63,10 @@ pub(super) fn decompress_hadoop(
 /// Appends one bare LZ4 block.
 pub(super) fn compress_block(input: &[u8], out: &mut Vec<u8>) -> Result<()> {
     let start = out.len();
-    out.resize(start + lz4_flex::block::get_maximum_output_size(input.len()), 0);
+    out.resize(
+        start + lz4_flex::block::get_maximum_output_size(input.len()),
+        0,
+    );
     let n = lz4_flex::block::compress_into(input, &mut out[start..])
         .map_err(|_| Error::invalid_argument("LZ4 compression failed"))?;
     out.truncate(start + n);

@@ -126,9 +126,8 @@ impl Decoder<'_> {
         // Spec (lzo1x_decompress_safe): a look-behind before the start of the output is an
         // error ("LZO_E_LOOKBEHIND_OVERRUN").
         if distance == 0 || distance > out.len() - self.base {
-            return Err(
-                Error::out_of_range("LZO match distance", distance as i64).at_offset(self.ip as u64)
-            );
+            return Err(Error::out_of_range("LZO match distance", distance as i64)
+                .at_offset(self.ip as u64));
         }
         self.room(out, len)?;
         let start = out.len() - distance;
@@ -263,8 +262,7 @@ pub fn compress_block(input: &[u8], out: &mut Vec<u8>) {
         let h = (seq.wrapping_mul(0x1E35_A7BD) >> (32 - HASH_BITS)) as usize;
         let cand = table[h];
         table[h] = ip;
-        if cand < ip && ip - cand <= M4_MAX_OFFSET && input[cand..cand + 4] == input[ip..ip + 4]
-        {
+        if cand < ip && ip - cand <= M4_MAX_OFFSET && input[cand..cand + 4] == input[ip..ip + 4] {
             let mut len = 4;
             while ip + len < n && input[cand + len] == input[ip + len] {
                 len += 1;
@@ -328,8 +326,7 @@ impl Encoder<'_> {
         if len <= 8 && distance <= M2_MAX_OFFSET {
             let d = distance - 1;
             self.state_pos = Some(self.out.len());
-            self.out
-                .push((((len - 1) << 5) | ((d & 7) << 2)) as u8);
+            self.out.push((((len - 1) << 5) | ((d & 7) << 2)) as u8);
             self.out.push((d >> 3) as u8);
         } else if distance <= M3_MAX_OFFSET {
             let d = distance - 1;

@@ -207,7 +207,11 @@ impl FromStr for Codec {
             Some((n, l)) => (n, Some(l)),
             None => (s, None),
         };
-        let upper: String = name.trim().chars().map(|c| c.to_ascii_uppercase()).collect();
+        let upper: String = name
+            .trim()
+            .chars()
+            .map(|c| c.to_ascii_uppercase())
+            .collect();
         let spec: CompressionCodec = upper.parse()?;
         let codec = Codec::from_spec(spec);
         let Some(level) = level else {

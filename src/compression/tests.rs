@@ -6,6 +6,7 @@ mod vectors;
 
 use super::*;
 use crate::error::ErrorKind;
+use alloc::string::ToString;
 use alloc::vec;
 use alloc::vec::Vec;
 use proptest::prelude::*;
@@ -31,7 +32,17 @@ fn lcg(n: usize, seed: u64) -> Vec<u8> {
 /// The script's `text`.
 fn text(n: usize, seed: u64) -> Vec<u8> {
     const WORDS: [&str; 12] = [
-        "the", "parquet", "page", "of", "a", "column", "chunk", "is", "compressed", "lzo", "x",
+        "the",
+        "parquet",
+        "page",
+        "of",
+        "a",
+        "column",
+        "chunk",
+        "is",
+        "compressed",
+        "lzo",
+        "x",
         "to",
     ];
     let mut x = seed;
@@ -47,6 +58,7 @@ fn text(n: usize, seed: u64) -> Vec<u8> {
 
 /// Every codec this build can compress with.
 fn enabled_codecs() -> Vec<Codec> {
+    #[allow(unused_mut)]
     let mut v = vec![Codec::Uncompressed];
     #[cfg(feature = "snappy")]
     v.push(Codec::Snappy);
@@ -80,15 +92,33 @@ fn roundtrip(codec: Codec, data: &[u8]) {
 #[test]
 fn codec_text_form() {
     assert_eq!("zstd:3".parse::<Codec>().unwrap(), Codec::Zstd { level: 3 });
-    assert_eq!("zstd:-7".parse::<Codec>().unwrap(), Codec::Zstd { level: -7 });
+    assert_eq!(
+        "zstd:-7".parse::<Codec>().unwrap(),
+        Codec::Zstd { level: -7 }
+    );
     assert_eq!("gzip".parse::<Codec>().unwrap(), Codec::Gzip { level: 6 });
     assert_eq!("GZIP:9".parse::<Codec>().unwrap(), Codec::Gzip { level: 9 });
-    assert_eq!("brotli:11".parse::<Codec>().unwrap(), Codec::Brotli { level: 11 });
+    assert_eq!(
+        "brotli:11".parse::<Codec>().unwrap(),
+        Codec::Brotli { level: 11 }
+    );
     assert_eq!("lz4_raw".parse::<Codec>().unwrap(), Codec::Lz4Raw);
     assert_eq!("lz4".parse::<Codec>().unwrap(), Codec::Lz4);
     assert_eq!("lzo".parse::<Codec>().unwrap(), Codec::Lzo);
-    assert_eq!("uncompressed".parse::<Codec>().unwrap(), Codec::Uncompressed);
-    for bad in ["snappy:1", "zstd:23", "gzip:10", "brotli:12", "gzip:x", "zip", "", "zstd:"] {
+    assert_eq!(
+        "uncompressed".parse::<Codec>().unwrap(),
+        Codec::Uncompressed
+    );
+    for bad in [
+        "snappy:1",
+        "zstd:23",
+        "gzip:10",
+        "brotli:12",
+        "gzip:x",
+        "zip",
+        "",
+        "zstd:",
+    ] {
         assert!(bad.parse::<Codec>().is_err(), "{bad:?}");
     }
     for &spec in CompressionCodec::ALL {
@@ -202,10 +232,17 @@ fn bombs_are_errors() {
         let e = decompress(codec.to_spec(), &c, 1024, &mut out).unwrap_err();
         assert!(out.is_empty(), "{codec}");
         assert!(
-            matches!(e.kind(), ErrorKind::LimitExceeded { .. } | ErrorKind::OutOfSpec { .. }),
+            matches!(
+                e.kind(),
+                ErrorKind::LimitExceeded { .. } | ErrorKind::OutOfSpec { .. }
+            ),
             "{codec}: {e}"
         );
-        assert!(out.capacity() <= 1 << 20, "{codec}: allocated {}", out.capacity());
+        assert!(
+            out.capacity() <= 1 << 20,
+            "{codec}: allocated {}",
+            out.capacity()
+        );
         // And declared too large: fewer bytes than declared is an error too.
         let e = decompress(codec.to_spec(), &c, (10 << 20) + 1, &mut out).unwrap_err();
         assert!(out.is_empty(), "{codec}: {e}");
@@ -254,7 +291,11 @@ mod lzo_reference {
             ("LONG_MATCH", LZO_LONG_MATCH, b"0123456789abcdef".repeat(64)),
             ("OVERLAP", LZO_OVERLAP, vec![b'a'; 500]),
             ("LITERALS", LZO_LITERALS, lcg(300, 1)),
-            ("FAR", LZO_FAR, [lcg(64, 1), vec![0; 20_000], lcg(64, 1)].concat()),
+            (
+                "FAR",
+                LZO_FAR,
+                [lcg(64, 1), vec![0; 20_000], lcg(64, 1)].concat(),
+            ),
             ("TEXT1", LZO_TEXT1, text(1500, 7)),
             (
                 "SMALL_ALPHABET",
@@ -275,7 +316,10 @@ mod lzo_reference {
             assert!(out[1..] == expected[..], "{name}");
             // One byte less room is an error, not a short or clipped output.
             let mut out = Vec::new();
-            assert!(decompress_block(&block, expected.len() - 1, &mut out).is_err(), "{name}");
+            assert!(
+                decompress_block(&block, expected.len() - 1, &mut out).is_err(),
+                "{name}"
+            );
             // Through the page API: bare block (fallback) and Hadoop framing.
             let mut out = Vec::new();
             decompress(CompressionCodec::Lzo, &block, expected.len(), &mut out).unwrap();
@@ -342,7 +386,9 @@ mod lzo_reference {
         // M2 at the start: distance before the block.
         assert!(decompress_block(&[0x40, 0x00, 0x11, 0x00, 0x00], 100, &mut out).is_err());
         // A literal then M3 distance 2 with only 1 byte out.
-        assert!(decompress_block(&[0x12, b'a', 0x21, 0x04, 0x00, 0x11, 0, 0], 100, &mut out).is_err());
+        assert!(
+            decompress_block(&[0x12, b'a', 0x21, 0x04, 0x00, 0x11, 0, 0], 100, &mut out).is_err()
+        );
         // Missing end marker.
         assert!(decompress_block(&[0x12, b'a'], 100, &mut out).is_err());
         // Bytes after the end marker.
@@ -395,8 +441,25 @@ fn lz4_reference_vectors() {
 fn zstd_reference_vectors() {
     let data = text(1500, 7);
     let mut out = Vec::new();
-    decompress(CompressionCodec::Zstd, &unhex(vectors::ZSTD_TEXT), data.len(), &mut out).unwrap();
+    decompress(
+        CompressionCodec::Zstd,
+        &unhex(vectors::ZSTD_TEXT),
+        data.len(),
+        &mut out,
+    )
+    .unwrap();
     assert!(out == data);
+    // Declared too small (a bomb, for this decoder) or too large: errors, `out` untouched.
+    for declared in [100, data.len() - 1, data.len() + 1] {
+        let e = decompress(
+            CompressionCodec::Zstd,
+            &unhex(vectors::ZSTD_TEXT),
+            declared,
+            &mut out,
+        );
+        assert!(e.is_err(), "{declared}");
+        assert!(out == data);
+    }
     // The module doc's frame (PyPI zstandard, level 3).
     out.clear();
     let doc = unhex("28b52ffd20116500003068656c6c6f200100314a11");
@@ -414,8 +477,13 @@ fn zstd_reference_vectors() {
 fn brotli_reference_vectors() {
     let data = text(1500, 7);
     let mut out = Vec::new();
-    decompress(CompressionCodec::Brotli, &unhex(vectors::BROTLI_TEXT), data.len(), &mut out)
-        .unwrap();
+    decompress(
+        CompressionCodec::Brotli,
+        &unhex(vectors::BROTLI_TEXT),
+        data.len(),
+        &mut out,
+    )
+    .unwrap();
     assert!(out == data);
     out.clear();
     decompress(CompressionCodec::Brotli, &[0x3b], 0, &mut out).unwrap();
@@ -427,7 +495,13 @@ fn brotli_reference_vectors() {
 fn gzip_reference_vectors() {
     // Two members: gzip.compress(b"hello ", mtime=0) + gzip.compress(b"world", mtime=0).
     let mut out = Vec::new();
-    decompress(CompressionCodec::Gzip, &unhex(vectors::GZIP_TWO_MEMBERS), 11, &mut out).unwrap();
+    decompress(
+        CompressionCodec::Gzip,
+        &unhex(vectors::GZIP_TWO_MEMBERS),
+        11,
+        &mut out,
+    )
+    .unwrap();
     assert_eq!(out, b"hello world");
     // A wrong CRC in the second member's trailer is an error.
     let mut bad = unhex(vectors::GZIP_TWO_MEMBERS);
@@ -442,16 +516,35 @@ fn gzip_reference_vectors() {
 fn snappy_hand_worked() {
     // The module doc's stream: length 10, literal "a", copy-1 of length 9 at offset 1.
     let mut out = Vec::new();
-    decompress(CompressionCodec::Snappy, &[0x0a, 0x00, 0x61, 0x15, 0x01], 10, &mut out).unwrap();
+    decompress(
+        CompressionCodec::Snappy,
+        &[0x0a, 0x00, 0x61, 0x15, 0x01],
+        10,
+        &mut out,
+    )
+    .unwrap();
     assert_eq!(out, b"aaaaaaaaaa");
     out.clear();
     // The header says 10: any other declared size is an error before decoding.
-    assert!(decompress(CompressionCodec::Snappy, &[0x0a, 0x00, 0x61, 0x15, 0x01], 9, &mut out).is_err());
-    assert!(decompress(CompressionCodec::Snappy, &[0x0a, 0x00, 0x61, 0x15, 0x01], 11, &mut out).is_err());
+    assert!(decompress(
+        CompressionCodec::Snappy,
+        &[0x0a, 0x00, 0x61, 0x15, 0x01],
+        9,
+        &mut out
+    )
+    .is_err());
+    assert!(decompress(
+        CompressionCodec::Snappy,
+        &[0x0a, 0x00, 0x61, 0x15, 0x01],
+        11,
+        &mut out
+    )
+    .is_err());
     assert!(out.is_empty());
 }
 
 #[test]
+#[allow(clippy::vec_init_then_push)]
 fn disabled_features_are_named() {
     #[allow(unused_mut)]
     let mut checks: Vec<(CompressionCodec, &str)> = Vec::new();
@@ -476,8 +569,13 @@ fn disabled_features_are_named() {
     }
     #[cfg(not(feature = "zstd"))]
     assert!(matches!(
-        compress(Codec::Zstd { level: 3 }, b"x", &mut Vec::new()).unwrap_err().kind(),
-        ErrorKind::FeatureDisabled { feature: "zstd", .. }
+        compress(Codec::Zstd { level: 3 }, b"x", &mut Vec::new())
+            .unwrap_err()
+            .kind(),
+        ErrorKind::FeatureDisabled {
+            feature: "zstd",
+            ..
+        }
     ));
 }
 
@@ -604,23 +702,41 @@ mod fixtures {
         let mut pos = 4;
         let mut out = Vec::new();
         while pos < end {
-            let mut t = Thrift { b: &file[..end], p: pos };
+            let mut t = Thrift {
+                b: &file[..end],
+                p: pos,
+            };
             let (mut ty, mut usize_, mut csize, mut levels, mut is_compressed) =
                 (None, None, None, 0usize, true);
             let ok = t.fields(0, |t, id, ty_| match (id, ty_) {
-                (1, 5) => { ty = Some(t.int()?); Some(()) }
-                (2, 5) => { usize_ = Some(t.int()? as usize); Some(()) }
-                (3, 5) => { csize = Some(t.int()? as usize); Some(()) }
-                (8, 12) => {
-                    t.fields(1, |t, id, ty_| match (id, ty_) {
-                        (5, 5) | (6, 5) => { levels += t.int()? as usize; Some(()) }
-                        (7, 2) => { is_compressed = false; Some(()) }
-                        _ => None,
-                    })
+                (1, 5) => {
+                    ty = Some(t.int()?);
+                    Some(())
                 }
+                (2, 5) => {
+                    usize_ = Some(t.int()? as usize);
+                    Some(())
+                }
+                (3, 5) => {
+                    csize = Some(t.int()? as usize);
+                    Some(())
+                }
+                (8, 12) => t.fields(1, |t, id, ty_| match (id, ty_) {
+                    (5, 5) | (6, 5) => {
+                        levels += t.int()? as usize;
+                        Some(())
+                    }
+                    (7, 2) => {
+                        is_compressed = false;
+                        Some(())
+                    }
+                    _ => None,
+                }),
                 _ => None,
             });
-            let (Some(()), Some(ty), Some(u), Some(c)) = (ok, ty, usize_, csize) else { break };
+            let (Some(()), Some(ty), Some(u), Some(c)) = (ok, ty, usize_, csize) else {
+                break;
+            };
             if !(0..=3).contains(&ty) || t.p + c > end {
                 break;
             }
@@ -660,8 +776,14 @@ mod fixtures {
         decompress_all("lz4_raw_compressed.parquet", CompressionCodec::Lz4Raw);
         decompress_all("non_hadoop_lz4_compressed.parquet", CompressionCodec::Lz4);
         // The same 10000 strings as Hadoop LZ4 and as LZ4_RAW: the pages must agree.
-        let hadoop = decompress_all("hadoop_lz4_compressed_larger.parquet", CompressionCodec::Lz4);
-        let raw = decompress_all("lz4_raw_compressed_larger.parquet", CompressionCodec::Lz4Raw);
+        let hadoop = decompress_all(
+            "hadoop_lz4_compressed_larger.parquet",
+            CompressionCodec::Lz4,
+        );
+        let raw = decompress_all(
+            "lz4_raw_compressed_larger.parquet",
+            CompressionCodec::Lz4Raw,
+        );
         assert_eq!(hadoop, raw);
     }
 
@@ -671,14 +793,20 @@ mod fixtures {
         let pages = decompress_all("concatenated_gzip_members.parquet", CompressionCodec::Gzip);
         // 513 INT64 values in one V2 page.
         assert_eq!(pages.iter().map(Vec::len).sum::<usize>(), 513 * 8);
-        decompress_all("byte_stream_split_extended.gzip.parquet", CompressionCodec::Gzip);
+        decompress_all(
+            "byte_stream_split_extended.gzip.parquet",
+            CompressionCodec::Gzip,
+        );
     }
 
     #[cfg(feature = "snappy")]
     #[test]
     fn snappy_fixtures() {
         decompress_all("alltypes_plain.snappy.parquet", CompressionCodec::Snappy);
-        decompress_all("datapage_v1-snappy-compressed-checksum.parquet", CompressionCodec::Snappy);
+        decompress_all(
+            "datapage_v1-snappy-compressed-checksum.parquet",
+            CompressionCodec::Snappy,
+        );
     }
 
     #[cfg(any(feature = "zstd", feature = "zstd-pure"))]
