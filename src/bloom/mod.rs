@@ -16,7 +16,7 @@
 //! ```
 //!
 //! and `check` is true when all eight bits are set. The hash is XXH64 with seed 0
-//! ([`xxhash64`]) of the value's plain encoding: little-endian bytes for INT32 / INT64 /
+//! ([`xxhash64()`]) of the value's plain encoding: little-endian bytes for INT32 / INT64 /
 //! FLOAT / DOUBLE (floats bit for bit: `-0.0` and `0.0` differ), the 12 bytes of an INT96, the
 //! bytes of a FIXED_LEN_BYTE_ARRAY, and for BYTE_ARRAY the value bytes *without* the 4-byte
 //! length prefix of PLAIN (what every writer does; the `bloom_filter.xxhash.bin` fixture holds

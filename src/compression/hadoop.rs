@@ -23,11 +23,11 @@
 //! ```
 //!
 //! Seen in the wild: parquet-cpp before Arrow 0.17 wrote codec LZ4 with a bare LZ4 block and
-//! no framing (`non_hadoop_lz4_compressed.parquet`). Like the other readers, [`decompress`]
+//! no framing (`non_hadoop_lz4_compressed.parquet`). Like the other readers, the reader here
 //! tries the framing first and falls back to one bare block when the framing does not add up
 //! exactly to the declared size.
 //!
-//! Writing ([`compress`]) emits blocks of at most [`MAX_BLOCK`] bytes of input, each with one
+//! Writing emits blocks of at most [`MAX_BLOCK`] bytes of input, each with one
 //! chunk: small enough for Hadoop's default 256 KiB buffers.
 
 use alloc::vec::Vec;
