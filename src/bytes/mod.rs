@@ -4,10 +4,12 @@
 //!   input becomes an error that says what was cut off.
 //! - [`varint`]: ULEB128 variable-length integers and zigzag, used by Thrift and by the RLE and
 //!   DELTA encodings.
+//! - [`crc32`]: the CRC-32 of page checksums (IEEE polynomial, as zlib).
 //! - [`bitpack`]: packing and unpacking of small integers, LSB first in groups of 8 (the
 //!   RLE / bit-packing hybrid) and MSB first (the deprecated BIT_PACKED encoding).
 
 pub mod bitpack;
+pub mod crc32;
 pub mod cursor;
 pub mod varint;
 
