@@ -37,6 +37,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 
@@ -609,7 +610,14 @@ def _unwrap(arr):
         return None
     while True:
         if isinstance(arr, pa.DictionaryArray):
-            arr = arr.dictionary_decode()
+            # Slots under a null parent may hold any index (even into an empty dictionary).
+            d = arr.dictionary
+            if len(d) == 0:
+                arr = pa.nulls(len(arr), d.type)
+            else:
+                idx = arr.indices
+                ok = pc.and_(pc.greater_equal(idx, 0), pc.less(idx, len(d)))
+                arr = d.take(pc.if_else(ok, idx, pa.scalar(0, idx.type)))
         elif isinstance(arr, pa.ExtensionArray):
             arr = arr.storage
         else:
@@ -888,15 +896,18 @@ def file_lines(path, columns=None, batch_size=4096):
     if len(pf.schema_arrow) != len(root.children):
         raise RowsError("pyarrow sees %d top-level fields, the footer %d"
                         % (len(pf.schema_arrow), len(root.children)))
-    it1 = pf.iter_batches(batch_size=batch_size)
-    it2 = None
+    pf2 = None
     if has_int96(root):
         pf2 = pq.ParquetFile(path, coerce_int96_timestamp_unit="s")
-        it2 = pf2.iter_batches(batch_size=batch_size)
-    for b in it1:
-        b2 = next(it2) if it2 is not None else None
-        for row in rows_of_table(shape, b, b2):
-            yield dumps_row(row)
+    # One row group at a time: a batch spanning row groups can come back chunked, which
+    # pyarrow cannot do for nested dictionary columns.
+    for rg in range(pf.metadata.num_row_groups):
+        it1 = pf.iter_batches(batch_size=batch_size, row_groups=[rg])
+        it2 = None if pf2 is None else pf2.iter_batches(batch_size=batch_size, row_groups=[rg])
+        for b in it1:
+            b2 = next(it2) if it2 is not None else None
+            for row in rows_of_table(shape, b, b2):
+                yield dumps_row(row)
 
 
 # ---------------------------------------------------------------------------------------------
