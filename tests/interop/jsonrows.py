@@ -904,10 +904,18 @@ def file_lines(path, columns=None, batch_size=4096):
     for rg in range(pf.metadata.num_row_groups):
         it1 = pf.iter_batches(batch_size=batch_size, row_groups=[rg])
         it2 = None if pf2 is None else pf2.iter_batches(batch_size=batch_size, row_groups=[rg])
+        n = 0
         for b in it1:
             b2 = next(it2) if it2 is not None else None
+            n += b.num_rows
             for row in rows_of_table(shape, b, b2):
                 yield dumps_row(row)
+        # Seen with pyarrow 26 (bad_data/ARROW-GH-41317): a damaged row group can come back
+        # with no batches at all instead of an error.
+        want = pf.metadata.row_group(rg).num_rows
+        if n != want:
+            raise RowsError("row group %d: pyarrow returned %d rows, the footer says %d"
+                            % (rg, n, want))
 
 
 # ---------------------------------------------------------------------------------------------
