@@ -298,7 +298,7 @@ pub fn write_empty(w: &mut Writer<'_>, id: i16) {
 
 /// Declares a Thrift struct: the Rust struct, its [`Codec`] and its [`StructDef`] table.
 ///
-/// ```ignore
+/// ```text
 /// thrift_struct! {
 ///     /// doc
 ///     #[derive(Debug, Clone, PartialEq)]
