@@ -9,8 +9,8 @@
 //! the IDL says `i64` makes the table say `i32`, and the test fail.
 //!
 //! Decoding a struct: fields may come in any order; an unknown field id is skipped (newer
-//! writers add fields); a known id with the wrong wire type is an error naming the field; a
-//! repeated field keeps its last value (as Thrift does); a missing required field is an error
+//! writers add fields); so is a known id with the wrong wire type (as Thrift's generated code
+//! does, and as one real file needs); a repeated field keeps its last value (as Thrift does); a missing required field is an error
 //! naming the struct and the field.
 //!
 //! Worked example, `KeyValue { key: "k", value: None }`:
@@ -354,10 +354,15 @@ macro_rules! thrift_struct {
                     match __id {
                         $( $id => {
                             if !<$ty as $crate::thrift::Codec>::accepts(__wire) {
-                                return Err($crate::error::Error::out_of_spec(concat!(
-                                    "wrong Thrift type for field ",
-                                    stringify!($name), ".", stringify!($field)
-                                )).at_offset(__r.position() as u64));
+                                // Seen in the wild: a pre-release parquet-java wrote field 15
+                                // of ColumnMetaData as a list of structs, where the released
+                                // IDL has `i32 bloom_filter_length`
+                                // (dict-page-offset-zero.parquet). A field whose wire type
+                                // does not match the IDL is skipped, as Thrift's generated
+                                // code does; if it was required, the struct then fails as
+                                // missing it.
+                                __r.skip(__wire)?;
+                                continue;
                             }
                             $field = Some(<$ty as $crate::thrift::Codec>::read_field(
                                 __r,
