@@ -92,3 +92,6 @@ pub const SET: u8 = 10;
 pub const MAP: u8 = 11;
 /// Compact type id of `struct` (and `union`).
 pub const STRUCT: u8 = 12;
+
+#[cfg(test)]
+mod tests;
