@@ -183,3 +183,6 @@ pub fn fuzz_metadata(data: &[u8]) {
         assert_eq!(again, h, "PageHeader round trip changed the value");
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -393,6 +393,7 @@ macro_rules! thrift_struct {
             }
         }
 
+        #[allow(dead_code)]
         impl $name {
             /// Appends the Thrift compact encoding of `self` to `out`.
             pub fn encode(&self, out: &mut alloc::vec::Vec<u8>) {
