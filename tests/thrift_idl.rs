@@ -149,7 +149,10 @@ fn check(
         let mut last = 0;
         for f in fields {
             if f.id <= last {
-                problems.push(format!("{name}: field ids not strictly increasing at {}", f.id));
+                problems.push(format!(
+                    "{name}: field ids not strictly increasing at {}",
+                    f.id
+                ));
             }
             last = f.id;
         }
@@ -161,7 +164,10 @@ fn check(
                 snake_case(&f.name)
             };
             match ours.iter().find(|o| o.id == f.id) {
-                None => problems.push(format!("{name}.{}: field {} not in the codec", f.name, f.id)),
+                None => problems.push(format!(
+                    "{name}.{}: field {} not in the codec",
+                    f.name, f.id
+                )),
                 Some(o) => {
                     if o.name != expected_name {
                         problems.push(format!(
@@ -183,7 +189,10 @@ fn check(
         }
         for o in &ours {
             if !idl_fields.iter().any(|f| f.id == o.id) {
-                problems.push(format!("{name}: codec field {} ({}) not in the IDL", o.id, o.name));
+                problems.push(format!(
+                    "{name}: codec field {} ({}) not in the IDL",
+                    o.id, o.name
+                ));
             }
         }
     }
@@ -222,9 +231,21 @@ fn load() -> Idl {
 #[test]
 fn codec_matches_idl() {
     let idl = load();
-    assert!(idl.structs.len() > 50, "parsed only {} structs", idl.structs.len());
-    let problems = check(&idl, &parket::format::idl_structs(), &parket::format::idl_enums());
-    assert!(problems.is_empty(), "codec and IDL disagree:\n{}", problems.join("\n"));
+    assert!(
+        idl.structs.len() > 50,
+        "parsed only {} structs",
+        idl.structs.len()
+    );
+    let problems = check(
+        &idl,
+        &parket::format::idl_structs(),
+        &parket::format::idl_enums(),
+    );
+    assert!(
+        problems.is_empty(),
+        "codec and IDL disagree:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -232,11 +253,18 @@ fn the_check_can_fail() {
     // Reading ColumnMetaData field 5 (num_values) as i32 where the IDL says i64 is caught.
     let idl = load();
     let mut structs = parket::format::idl_structs();
-    let (_, _, fields) = structs.iter_mut().find(|s| s.0 == "ColumnMetaData").unwrap();
+    let (_, _, fields) = structs
+        .iter_mut()
+        .find(|s| s.0 == "ColumnMetaData")
+        .unwrap();
     let mut tampered: Vec<FieldDef> = fields.to_vec();
     tampered.iter_mut().find(|f| f.id == 5).unwrap().ty = Ty::I32;
     let leaked: &'static [FieldDef] = Box::leak(tampered.into_boxed_slice());
-    structs.iter_mut().find(|s| s.0 == "ColumnMetaData").unwrap().2 = leaked;
+    structs
+        .iter_mut()
+        .find(|s| s.0 == "ColumnMetaData")
+        .unwrap()
+        .2 = leaked;
     let problems = check(&idl, &structs, &parket::format::idl_enums());
     assert_eq!(
         problems,
@@ -244,7 +272,12 @@ fn the_check_can_fail() {
     );
     // A missing enum value is caught too.
     let mut enums = parket::format::idl_enums();
-    enums.iter_mut().find(|e| e.0 == "Encoding").unwrap().1.pop();
+    enums
+        .iter_mut()
+        .find(|e| e.0 == "Encoding")
+        .unwrap()
+        .1
+        .pop();
     assert_eq!(check(&idl, &parket::format::idl_structs(), &enums).len(), 1);
 }
 

@@ -159,7 +159,9 @@ impl Codec for EncryptionAlgorithm {
             "EncryptionAlgorithm must have exactly one known member",
             |r, id, wire| match id {
                 1 => member_struct(r, wire, WHAT).map(|v| Some(EncryptionAlgorithm::AesGcmV1(v))),
-                2 => member_struct(r, wire, WHAT).map(|v| Some(EncryptionAlgorithm::AesGcmCtrV1(v))),
+                2 => {
+                    member_struct(r, wire, WHAT).map(|v| Some(EncryptionAlgorithm::AesGcmCtrV1(v)))
+                }
                 _ => Ok(None),
             },
             |_| None,

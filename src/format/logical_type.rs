@@ -347,8 +347,10 @@ impl StructDef for LogicalType {
 /// Reads a union member that is a struct `T`, checking the wire type.
 fn member_struct<T: Codec>(r: &mut Reader<'_>, wire: u8) -> Result<T> {
     if wire != STRUCT {
-        return Err(crate::error::Error::out_of_spec("union member is not a struct")
-            .at_offset(r.position() as u64));
+        return Err(
+            crate::error::Error::out_of_spec("union member is not a struct")
+                .at_offset(r.position() as u64),
+        );
     }
     T::read(r, Ctx::NONE)
 }

@@ -64,13 +64,13 @@ pub use crypto::{
 pub use enum_codec::idl_enums;
 pub use enums::*;
 pub use logical_type::{
-    BsonType, DateType, DecimalType, EnumType, FileType, Float16Type, GeographyType,
-    GeometryType, IntType, JsonType, ListType, LogicalType, MapType, MicroSeconds, MilliSeconds,
-    NanoSeconds, NullType, StringType, TimeType, TimeUnit, TimestampType, UUIDType, VariantType,
+    BsonType, DateType, DecimalType, EnumType, FileType, Float16Type, GeographyType, GeometryType,
+    IntType, JsonType, ListType, LogicalType, MapType, MicroSeconds, MilliSeconds, NanoSeconds,
+    NullType, StringType, TimeType, TimeUnit, TimestampType, UUIDType, VariantType,
 };
 pub use metadata::{
-    ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, IEEE754TotalOrder,
-    Int96TimestampOrder, KeyValue, PageEncodingStats, RowGroup, SortingColumn, TypeDefinedOrder,
+    ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, IEEE754TotalOrder, Int96TimestampOrder,
+    KeyValue, PageEncodingStats, RowGroup, SortingColumn, TypeDefinedOrder,
 };
 pub use page_header::{
     DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, IndexPageHeader, PageHeader,

@@ -24,7 +24,11 @@ fn real() -> impl Strategy<Value = f64> {
 }
 
 fn time_unit() -> impl Strategy<Value = TimeUnit> {
-    prop_oneof![Just(TimeUnit::Millis), Just(TimeUnit::Micros), Just(TimeUnit::Nanos)]
+    prop_oneof![
+        Just(TimeUnit::Millis),
+        Just(TimeUnit::Micros),
+        Just(TimeUnit::Nanos)
+    ]
 }
 
 fn logical_type() -> impl Strategy<Value = LogicalType> {
@@ -39,13 +43,22 @@ fn logical_type() -> impl Strategy<Value = LogicalType> {
             .boxed(),
         Just(L::Date).boxed(),
         (any::<bool>(), time_unit())
-            .prop_map(|(is_adjusted_to_utc, unit)| L::Time { is_adjusted_to_utc, unit })
+            .prop_map(|(is_adjusted_to_utc, unit)| L::Time {
+                is_adjusted_to_utc,
+                unit
+            })
             .boxed(),
         (any::<bool>(), time_unit())
-            .prop_map(|(is_adjusted_to_utc, unit)| L::Timestamp { is_adjusted_to_utc, unit })
+            .prop_map(|(is_adjusted_to_utc, unit)| L::Timestamp {
+                is_adjusted_to_utc,
+                unit
+            })
             .boxed(),
         (any::<i8>(), any::<bool>())
-            .prop_map(|(bit_width, is_signed)| L::Integer { bit_width, is_signed })
+            .prop_map(|(bit_width, is_signed)| L::Integer {
+                bit_width,
+                is_signed
+            })
             .boxed(),
         Just(L::Unknown).boxed(),
         Just(L::Json).boxed(),
@@ -53,10 +66,15 @@ fn logical_type() -> impl Strategy<Value = LogicalType> {
         Just(L::Uuid).boxed(),
         Just(L::Float16).boxed(),
         of(any::<i8>())
-            .prop_map(|specification_version| L::Variant { specification_version })
+            .prop_map(|specification_version| L::Variant {
+                specification_version
+            })
             .boxed(),
         of(text()).prop_map(|crs| L::Geometry { crs }).boxed(),
-        (of(text()), of(prop::sample::select(EdgeInterpolationAlgorithm::ALL)))
+        (
+            of(text()),
+            of(prop::sample::select(EdgeInterpolationAlgorithm::ALL))
+        )
             .prop_map(|(crs, algorithm)| L::Geography { crs, algorithm })
             .boxed(),
         Just(L::File).boxed(),
@@ -80,18 +98,20 @@ fn schema_element() -> impl Strategy<Value = SchemaElement> {
         of(any::<i32>()),
         of(logical_type()),
     )
-        .prop_map(|(t, tl, rep, name, nc, ct, scale, precision, field_id, lt)| SchemaElement {
-            type_: t,
-            type_length: tl,
-            repetition_type: rep,
-            name,
-            num_children: nc,
-            converted_type: ct,
-            scale,
-            precision,
-            field_id,
-            logical_type: lt,
-        })
+        .prop_map(
+            |(t, tl, rep, name, nc, ct, scale, precision, field_id, lt)| SchemaElement {
+                type_: t,
+                type_length: tl,
+                repetition_type: rep,
+                name,
+                num_children: nc,
+                converted_type: ct,
+                scale,
+                precision,
+                field_id,
+                logical_type: lt,
+            },
+        )
 }
 
 fn statistics() -> impl Strategy<Value = Statistics> {
@@ -106,17 +126,19 @@ fn statistics() -> impl Strategy<Value = Statistics> {
         of(any::<bool>()),
         of(any::<i64>()),
     )
-        .prop_map(|(max, min, nc, dc, maxv, minv, maxe, mine, nan)| Statistics {
-            max,
-            min,
-            null_count: nc,
-            distinct_count: dc,
-            max_value: maxv,
-            min_value: minv,
-            is_max_value_exact: maxe,
-            is_min_value_exact: mine,
-            nan_count: nan,
-        })
+        .prop_map(
+            |(max, min, nc, dc, maxv, minv, maxe, mine, nan)| Statistics {
+                max,
+                min,
+                null_count: nc,
+                distinct_count: dc,
+                max_value: maxv,
+                min_value: minv,
+                is_max_value_exact: maxe,
+                is_min_value_exact: mine,
+                nan_count: nan,
+            },
+        )
 }
 
 fn key_value() -> impl Strategy<Value = KeyValue> {
@@ -128,18 +150,22 @@ fn geo() -> impl Strategy<Value = GeospatialStatistics> {
         (real(), real(), real(), real()),
         (of(real()), of(real()), of(real()), of(real())),
     )
-        .prop_map(|((xmin, xmax, ymin, ymax), (zmin, zmax, mmin, mmax))| BoundingBox {
-            xmin,
-            xmax,
-            ymin,
-            ymax,
-            zmin,
-            zmax,
-            mmin,
-            mmax,
-        });
-    (of(bbox), of(small(any::<i32>())))
-        .prop_map(|(bbox, geospatial_types)| GeospatialStatistics { bbox, geospatial_types })
+        .prop_map(
+            |((xmin, xmax, ymin, ymax), (zmin, zmax, mmin, mmax))| BoundingBox {
+                xmin,
+                xmax,
+                ymin,
+                ymax,
+                zmin,
+                zmax,
+                mmin,
+                mmax,
+            },
+        );
+    (of(bbox), of(small(any::<i32>()))).prop_map(|(bbox, geospatial_types)| GeospatialStatistics {
+        bbox,
+        geospatial_types,
+    })
 }
 
 fn column_meta_data() -> impl Strategy<Value = ColumnMetaData> {
@@ -173,37 +199,45 @@ fn column_meta_data() -> impl Strategy<Value = ColumnMetaData> {
             )),
             of(any::<i64>()),
             of(any::<i32>()),
-            of((of(any::<i64>()), of(small(any::<i64>())), of(small(any::<i64>()))).prop_map(
-                |(a, b, c)| SizeStatistics {
+            of((
+                of(any::<i64>()),
+                of(small(any::<i64>())),
+                of(small(any::<i64>())),
+            )
+                .prop_map(|(a, b, c)| SizeStatistics {
                     unencoded_byte_array_data_bytes: a,
                     repetition_level_histogram: b,
                     definition_level_histogram: c,
-                },
-            )),
+                })),
             of(geo()),
         ),
     )
-        .prop_map(|((t, enc, path, codec, nv, tu, tc, kv, dpo), (ipo, dico, st, es, bfo, bfl, ss, gs))| {
-            ColumnMetaData {
-                type_: t,
-                encodings: enc,
-                path_in_schema: path,
-                codec,
-                num_values: nv,
-                total_uncompressed_size: tu,
-                total_compressed_size: tc,
-                key_value_metadata: kv,
-                data_page_offset: dpo,
-                index_page_offset: ipo,
-                dictionary_page_offset: dico,
-                statistics: st,
-                encoding_stats: es,
-                bloom_filter_offset: bfo,
-                bloom_filter_length: bfl,
-                size_statistics: ss,
-                geospatial_statistics: gs,
-            }
-        })
+        .prop_map(
+            |(
+                (t, enc, path, codec, nv, tu, tc, kv, dpo),
+                (ipo, dico, st, es, bfo, bfl, ss, gs),
+            )| {
+                ColumnMetaData {
+                    type_: t,
+                    encodings: enc,
+                    path_in_schema: path,
+                    codec,
+                    num_values: nv,
+                    total_uncompressed_size: tu,
+                    total_compressed_size: tc,
+                    key_value_metadata: kv,
+                    data_page_offset: dpo,
+                    index_page_offset: ipo,
+                    dictionary_page_offset: dico,
+                    statistics: st,
+                    encoding_stats: es,
+                    bloom_filter_offset: bfo,
+                    bloom_filter_length: bfl,
+                    size_statistics: ss,
+                    geospatial_statistics: gs,
+                }
+            },
+        )
 }
 
 fn aes() -> impl Strategy<Value = (Option<Vec<u8>>, Option<Vec<u8>>, Option<bool>)> {
@@ -264,13 +298,13 @@ fn row_group() -> impl Strategy<Value = RowGroup> {
         small(column_chunk()),
         any::<i64>(),
         any::<i64>(),
-        of(small((any::<i32>(), any::<bool>(), any::<bool>()).prop_map(|(c, d, n)| {
-            SortingColumn {
+        of(small(
+            (any::<i32>(), any::<bool>(), any::<bool>()).prop_map(|(c, d, n)| SortingColumn {
                 column_idx: c,
                 descending: d,
                 nulls_first: n,
-            }
-        }))),
+            }),
+        )),
         of(any::<i64>()),
         of(any::<i64>()),
         of(any::<i16>()),
@@ -335,13 +369,16 @@ fn page_header() -> impl Strategy<Value = PageHeader> {
             repetition_level_encoding: r,
             statistics: s,
         });
-    let dict = (any::<i32>(), prop::sample::select(Encoding::ALL), of(any::<bool>())).prop_map(
-        |(n, e, s)| DictionaryPageHeader {
+    let dict = (
+        any::<i32>(),
+        prop::sample::select(Encoding::ALL),
+        of(any::<bool>()),
+    )
+        .prop_map(|(n, e, s)| DictionaryPageHeader {
             num_values: n,
             encoding: e,
             is_sorted: s,
-        },
-    );
+        });
     let v2 = (
         (any::<i32>(), any::<i32>(), any::<i32>()),
         prop::sample::select(Encoding::ALL),
@@ -532,7 +569,10 @@ fn unknown_enum_value_is_an_error_not_a_default() {
     // SchemaElement { 1: type = -7, 4: name = "h" }: 15 0d (zigzag(-7) = 13), 38 01 68, 00
     let e = crate::thrift::decode_prefix::<SchemaElement>(&[0x15, 0x0d, 0x38, 0x01, b'h', 0x00], 8)
         .unwrap_err();
-    assert_eq!(e.to_string(), "physical type out of range: -7 (byte offset 1)");
+    assert_eq!(
+        e.to_string(),
+        "physical type out of range: -7 (byte offset 1)"
+    );
 }
 
 #[test]

@@ -215,8 +215,9 @@ impl<T: Codec> Codec for Vec<T> {
         let pos = r.position();
         let (elem, size) = r.list_header()?;
         if size > 0 && !T::accepts(elem) {
-            return Err(Error::out_of_range("Thrift list element type", elem as i64)
-                .at_offset(pos as u64));
+            return Err(
+                Error::out_of_range("Thrift list element type", elem as i64).at_offset(pos as u64)
+            );
         }
         // `size` was checked against the bytes that remain (one byte per element at least);
         // reserve a bounded amount up front and let the vector grow as elements really decode.
@@ -271,7 +272,9 @@ pub fn read_union<T>(
                 r.skip(wire)?;
                 match unknown(id) {
                     Some(v) => Some(v),
-                    None => return Err(Error::out_of_range(name, id.into()).at_offset(start as u64)),
+                    None => {
+                        return Err(Error::out_of_range(name, id.into()).at_offset(start as u64))
+                    }
                 }
             }
         };

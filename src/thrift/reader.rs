@@ -105,8 +105,10 @@ impl<'a> Reader<'a> {
         let len = self.varint()?;
         // Spec: the length is checked against the bytes that remain before anything is taken.
         if len > self.remaining() as u64 {
-            return Err(Error::truncated("Thrift binary", len, self.remaining() as u64)
-                .at_offset(pos as u64));
+            return Err(
+                Error::truncated("Thrift binary", len, self.remaining() as u64)
+                    .at_offset(pos as u64),
+            );
         }
         self.cur.take(len as usize, "Thrift binary")
     }
@@ -119,7 +121,9 @@ impl<'a> Reader<'a> {
         match self.cur.u8("Thrift bool")? {
             1 => Ok(true),
             0 | 2 => Ok(false),
-            b => Err(Error::out_of_range("Thrift bool list element", b as i64).at_offset(pos as u64)),
+            b => {
+                Err(Error::out_of_range("Thrift bool list element", b as i64).at_offset(pos as u64))
+            }
         }
     }
 
@@ -172,7 +176,9 @@ impl<'a> Reader<'a> {
             self.i16()?
         };
         if !(BOOL_TRUE..=STRUCT).contains(&field_type) {
-            return Err(Error::out_of_range("Thrift field type", field_type as i64).at_offset(pos as u64));
+            return Err(
+                Error::out_of_range("Thrift field type", field_type as i64).at_offset(pos as u64)
+            );
         }
         *last_id = id;
         Ok(Some((id, field_type)))
@@ -189,11 +195,15 @@ impl<'a> Reader<'a> {
             n => n as u64,
         };
         if size > self.remaining() as u64 {
-            return Err(Error::truncated("Thrift list", size, self.remaining() as u64)
-                .at_offset(pos as u64));
+            return Err(
+                Error::truncated("Thrift list", size, self.remaining() as u64)
+                    .at_offset(pos as u64),
+            );
         }
         if size > 0 && !(BOOL_TRUE..=STRUCT).contains(&elem) {
-            return Err(Error::out_of_range("Thrift list element type", elem as i64).at_offset(pos as u64));
+            return Err(
+                Error::out_of_range("Thrift list element type", elem as i64).at_offset(pos as u64)
+            );
         }
         Ok((elem, size as usize))
     }
@@ -208,12 +218,19 @@ impl<'a> Reader<'a> {
         let kv = self.cur.u8("Thrift map key and value types")?;
         let (key, value) = (kv >> 4, kv & 0x0f);
         if size > (self.remaining() / 2) as u64 {
-            return Err(Error::truncated("Thrift map", size.saturating_mul(2), self.remaining() as u64)
-                .at_offset(pos as u64));
+            return Err(Error::truncated(
+                "Thrift map",
+                size.saturating_mul(2),
+                self.remaining() as u64,
+            )
+            .at_offset(pos as u64));
         }
         for t in [key, value] {
             if !(BOOL_TRUE..=STRUCT).contains(&t) {
-                return Err(Error::out_of_range("Thrift map key or value type", t as i64).at_offset(pos as u64));
+                return Err(
+                    Error::out_of_range("Thrift map key or value type", t as i64)
+                        .at_offset(pos as u64),
+                );
             }
         }
         Ok((key, value, size as usize))
@@ -320,7 +337,9 @@ impl<'a> Reader<'a> {
                 stack.push(Frame::Struct { last_id: 0 });
             }
             _ => {
-                return Err(Error::out_of_range("Thrift type", t as i64).at_offset(self.position() as u64));
+                return Err(
+                    Error::out_of_range("Thrift type", t as i64).at_offset(self.position() as u64)
+                );
             }
         }
         Ok(())

@@ -32,7 +32,8 @@ const SMALL: &[u8] = &[
     0x18, 0x02, b'h', b'i', // field 3 (delta 1), BINARY; length 2; "hi"
     0x06, 0x22, // field 17: delta 14 would fit, but see below; here: long form
     0xd8, 0x04, // zigzag(300) = 600 = 0x258 -> varint d8 04
-    0x19, 0x21, 0x01, 0x02, // field 18 (delta 1), LIST; size 2, elem BOOL; 1 = true, 2 = false
+    0x19, 0x21, 0x01,
+    0x02, // field 18 (delta 1), LIST; size 2, elem BOOL; 1 = true, 2 = false
     0x00, // stop
 ];
 
@@ -57,13 +58,19 @@ fn hand_worked_struct() {
     // Bool list elements written as 0 for false are accepted too.
     let mut zero_false = SMALL.to_vec();
     zero_false[14] = 0;
-    assert_eq!(decode_prefix::<Small>(&zero_false, 64).unwrap().0.flags, Some(vec![true, false]));
+    assert_eq!(
+        decode_prefix::<Small>(&zero_false, 64).unwrap().0.flags,
+        Some(vec![true, false])
+    );
 }
 
 #[test]
 fn missing_required_and_bad_utf8_name_the_field() {
     let e = decode_prefix::<Small>(&[0x00], 64).unwrap_err();
-    assert_eq!(e.to_string(), "invalid file: missing required field Small.a (byte offset 0)");
+    assert_eq!(
+        e.to_string(),
+        "invalid file: missing required field Small.a (byte offset 0)"
+    );
     let e = decode_prefix::<Small>(&[0x15, 0x00, 0x28, 0x01, 0xff, 0x00], 64).unwrap_err();
     assert_eq!(
         e.to_string(),
@@ -74,22 +81,48 @@ fn missing_required_and_bad_utf8_name_the_field() {
 #[test]
 fn varints_and_ranges() {
     // i32 beyond range: zigzag(2^31) = 2^32 -> 80 80 80 80 10
-    let e = Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10], 8).i32().unwrap_err();
+    let e = Reader::new(&[0x80, 0x80, 0x80, 0x80, 0x10], 8)
+        .i32()
+        .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }));
-    assert_eq!(Reader::new(&[0xfe, 0xff, 0xff, 0xff, 0x0f], 8).i32().unwrap(), i32::MAX);
+    assert_eq!(
+        Reader::new(&[0xfe, 0xff, 0xff, 0xff, 0x0f], 8)
+            .i32()
+            .unwrap(),
+        i32::MAX
+    );
     assert_eq!(Reader::new(&[0xff, 0xff, 0x03], 8).i16().unwrap(), i16::MIN);
     assert!(Reader::new(&[0x80, 0x80, 0x04], 8).i16().is_err());
     // double 1.0 = 3ff0000000000000, little-endian
-    assert_eq!(Reader::new(&[0, 0, 0, 0, 0, 0, 0xf0, 0x3f], 8).double().unwrap(), 1.0);
+    assert_eq!(
+        Reader::new(&[0, 0, 0, 0, 0, 0, 0xf0, 0x3f], 8)
+            .double()
+            .unwrap(),
+        1.0
+    );
     // binary longer than the input: error before allocating
-    let e = Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2], 8).binary().unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::Truncated { needed: 0xffff_ffff, available: 2, .. }));
+    let e = Reader::new(&[0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2], 8)
+        .binary()
+        .unwrap_err();
+    assert!(matches!(
+        e.kind(),
+        ErrorKind::Truncated {
+            needed: 0xffff_ffff,
+            available: 2,
+            ..
+        }
+    ));
     // map: size 3 needs 6 bytes at least
-    let e = Reader::new(&[0x03, 0x55, 0, 0, 0, 0], 8).map_header().unwrap_err();
+    let e = Reader::new(&[0x03, 0x55, 0, 0, 0, 0], 8)
+        .map_header()
+        .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::Truncated { .. }));
     assert_eq!(Reader::new(&[0x00], 8).map_header().unwrap(), (0, 0, 0));
     // list long form: 0xf5 then varint 15
-    let mut r = Reader::new(&[0xf5, 0x0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 8);
+    let mut r = Reader::new(
+        &[0xf5, 0x0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        8,
+    );
     assert_eq!(r.list_header().unwrap(), (I32, 15));
 }
 
@@ -128,25 +161,38 @@ fn skips_unknown_fields_of_every_type() {
         ("list<i32>", &[0x19, 0x25, 0x02, 0x04]),
         ("list<bool>", &[0x19, 0x31, 0x01, 0x02, 0x00]),
         ("set<binary>", &[0x1a, 0x18, 0x01, b'z']),
-        ("list long form", &[0x19, 0xf3, 0x0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+        (
+            "list long form",
+            &[
+                0x19, 0xf3, 0x0f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            ],
+        ),
         ("empty list", &[0x19, 0x0c]),
-        ("map<i32, binary>", &[0x1b, 0x02, 0x58, 0x02, 0x01, b'a', 0x04, 0x00]),
+        (
+            "map<i32, binary>",
+            &[0x1b, 0x02, 0x58, 0x02, 0x01, b'a', 0x04, 0x00],
+        ),
         ("map<bool, bool>", &[0x1b, 0x01, 0x11, 0x01, 0x02]),
         ("empty map", &[0x1b, 0x00]),
         // struct { 1: struct { 1: i32 5, 2: bool true }, 5: list<i32>[1] }
-        ("nested struct", &[0x1c, 0x1c, 0x15, 0x0a, 0x11, 0x00, 0x49, 0x15, 0x02, 0x00]),
+        (
+            "nested struct",
+            &[0x1c, 0x1c, 0x15, 0x0a, 0x11, 0x00, 0x49, 0x15, 0x02, 0x00],
+        ),
         // list<struct> of two structs: { 1: i32 1 }, { 1: map<i32, i32> {1: 2} }
         (
             "list of structs",
-            &[0x19, 0x2c, 0x15, 0x02, 0x00, 0x1b, 0x01, 0x55, 0x02, 0x04, 0x00],
+            &[
+                0x19, 0x2c, 0x15, 0x02, 0x00, 0x1b, 0x01, 0x55, 0x02, 0x04, 0x00,
+            ],
         ),
         // long-form header: type then zigzag id 2 = 4
         ("long-form header", &[0x08, 0x04, 0x01, b'q']),
     ];
     for (what, unknown) in cases {
         let bytes = with_unknown(unknown);
-        let (v, n) = decode_prefix::<OneThree>(&bytes, 64)
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let (v, n) =
+            decode_prefix::<OneThree>(&bytes, 64).unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!((v.a, v.c.as_str(), n), (7, "x", bytes.len()), "{what}");
         // Reader::skip on the field's value alone consumes exactly it.
         let mut r = Reader::new(unknown, 64);
@@ -170,7 +216,14 @@ fn deep_nesting_hits_the_depth_limit() {
     bytes.extend(core::iter::repeat_n(0x1c, 100_000));
     let e = decode_prefix::<OneThree>(&bytes, 64).unwrap_err();
     assert!(
-        matches!(e.kind(), ErrorKind::LimitExceeded { what: "Thrift nesting depth", limit: 64, .. }),
+        matches!(
+            e.kind(),
+            ErrorKind::LimitExceeded {
+                what: "Thrift nesting depth",
+                limit: 64,
+                ..
+            }
+        ),
         "{e}"
     );
     // Nested lists count too: list<list<list<...>>>.
