@@ -182,6 +182,8 @@ thrift_enum! {
         RleDictionary = 8 => "RLE_DICTIONARY",
         /// The bytes of each value split into streams.
         ByteStreamSplit = 9 => "BYTE_STREAM_SPLIT",
+        /// Adaptive Lossless floating-Point (FLOAT and DOUBLE), added to the spec in 2026.
+        Alp = 10 => "ALP",
     }
 }
 

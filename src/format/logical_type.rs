@@ -1,9 +1,54 @@
 //! `LogicalType`: what the stored values mean (LogicalTypes.md), the union that supersedes
-//! [`ConvertedType`](crate::format::ConvertedType).
+//! [`ConvertedType`](crate::format::ConvertedType), and `TimeUnit`.
+//!
+//! Spec: parquet.thrift, `union LogicalType` and the structs of its members:
+//!
+//! ```text
+//! union LogicalType {
+//!   1: StringType STRING   2: MapType MAP   3: ListType LIST   4: EnumType ENUM
+//!   5: DecimalType DECIMAL 6: DateType DATE 7: TimeType TIME   8: TimestampType TIMESTAMP
+//!   10: IntType INTEGER    11: NullType UNKNOWN 12: JsonType JSON 13: BsonType BSON
+//!   14: UUIDType UUID      15: Float16Type FLOAT16 16: VariantType VARIANT
+//!   17: GeometryType GEOMETRY 18: GeographyType GEOGRAPHY 19: FileType FILE
+//! }
+//! union TimeUnit { 1: MilliSeconds MILLIS 2: MicroSeconds MICROS 3: NanoSeconds NANOS }
+//! ```
+//!
+//! A union is a struct with exactly one field set. Worked example,
+//! `TIMESTAMP(isAdjustedToUTC = true, unit = MICROS)`:
+//!
+//! ```text
+//! 8c          field 8 (delta 8), type 12 = STRUCT: TimestampType
+//!   11        field 1 (delta 1), BOOL_TRUE: isAdjustedToUTC = true
+//!   1c        field 2 (delta 1), STRUCT: TimeUnit
+//!     2c      field 2 (delta 2), STRUCT: MicroSeconds
+//!       00    stop (MicroSeconds is empty)
+//!     00      stop (TimeUnit)
+//!   00        stop (TimestampType)
+//! 00          stop (LogicalType)
+//! ```
+//!
+//! ```
+//! use parket::format::{LogicalType, TimeUnit};
+//! let t = LogicalType::Timestamp { is_adjusted_to_utc: true, unit: TimeUnit::Micros };
+//! let mut out = Vec::new();
+//! t.encode(&mut out);
+//! assert_eq!(out, [0x8c, 0x11, 0x1c, 0x2c, 0x00, 0x00, 0x00, 0x00]);
+//! assert_eq!(LogicalType::decode(&out).unwrap(), (t, 8));
+//! ```
+//!
+//! A member this crate does not know (a newer spec's) decodes as
+//! [`LogicalType::Unrecognized`], so that the column stays readable by its physical type.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
+use crate::error::Result;
 use crate::format::EdgeInterpolationAlgorithm;
+use crate::thrift::{
+    read_empty, read_union, thrift_struct, write_empty, Codec, Ctx, FieldDef, Reader, StructDef,
+    Ty, Writer, STRUCT,
+};
 
 /// Unit of TIME and TIMESTAMP values (Thrift union `TimeUnit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,4 +141,391 @@ pub enum LogicalType {
         /// Edge interpolation.
         algorithm: Option<EdgeInterpolationAlgorithm>,
     },
+    /// Field 19: a group that refers to a file or a byte range (`FileType`).
+    File,
+    /// A member this crate does not know (from a newer spec), by field id; its contents were
+    /// skipped. Re-encoded as an empty struct with that id.
+    Unrecognized {
+        /// The union member's field id.
+        field_id: i16,
+    },
+}
+
+macro_rules! empty_structs {
+    ($($(#[$m:meta])* $name:ident),* $(,)?) => {
+        $(
+            thrift_struct! {
+                $(#[$m])*
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+                pub struct $name {}
+            }
+        )*
+    };
+}
+
+empty_structs! {
+    /// `StringType` (LogicalType member STRING).
+    StringType,
+    /// `UUIDType` (member UUID).
+    UUIDType,
+    /// `MapType` (member MAP).
+    MapType,
+    /// `ListType` (member LIST).
+    ListType,
+    /// `EnumType` (member ENUM).
+    EnumType,
+    /// `DateType` (member DATE).
+    DateType,
+    /// `Float16Type` (member FLOAT16).
+    Float16Type,
+    /// `NullType` (member UNKNOWN).
+    NullType,
+    /// `MilliSeconds` (TimeUnit member MILLIS).
+    MilliSeconds,
+    /// `MicroSeconds` (TimeUnit member MICROS).
+    MicroSeconds,
+    /// `NanoSeconds` (TimeUnit member NANOS).
+    NanoSeconds,
+    /// `JsonType` (member JSON).
+    JsonType,
+    /// `BsonType` (member BSON).
+    BsonType,
+    /// `FileType` (member FILE).
+    FileType,
+}
+
+thrift_struct! {
+    /// `DecimalType` (member DECIMAL).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct DecimalType {
+        /// Digits after the point.
+        1: required scale: i32,
+        /// Total digits.
+        2: required precision: i32,
+    }
+}
+
+thrift_struct! {
+    /// `TimestampType` (member TIMESTAMP).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct TimestampType {
+        /// `isAdjustedToUTC`.
+        1: required is_adjusted_to_utc: bool,
+        /// Unit.
+        2: required unit: TimeUnit,
+    }
+}
+
+thrift_struct! {
+    /// `TimeType` (member TIME).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct TimeType {
+        /// `isAdjustedToUTC`.
+        1: required is_adjusted_to_utc: bool,
+        /// Unit.
+        2: required unit: TimeUnit,
+    }
+}
+
+thrift_struct! {
+    /// `IntType` (member INTEGER).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct IntType {
+        /// `bitWidth`: 8, 16, 32 or 64.
+        1: required bit_width: i8,
+        /// `isSigned`.
+        2: required is_signed: bool,
+    }
+}
+
+thrift_struct! {
+    /// `VariantType` (member VARIANT).
+    #[derive(Debug, Clone, PartialEq, Eq, Default)]
+    pub struct VariantType {
+        /// Version of the Variant specification.
+        1: optional specification_version: i8,
+    }
+}
+
+thrift_struct! {
+    /// `GeometryType` (member GEOMETRY).
+    #[derive(Debug, Clone, PartialEq, Eq, Default)]
+    pub struct GeometryType {
+        /// Coordinate reference system.
+        1: optional crs: String,
+    }
+}
+
+thrift_struct! {
+    /// `GeographyType` (member GEOGRAPHY).
+    #[derive(Debug, Clone, PartialEq, Eq, Default)]
+    pub struct GeographyType {
+        /// Coordinate reference system.
+        1: optional crs: String,
+        /// Edge interpolation.
+        2: optional algorithm: EdgeInterpolationAlgorithm,
+    }
+}
+
+const fn member(id: i16, name: &'static str, ty: &'static str) -> FieldDef {
+    FieldDef {
+        id,
+        name,
+        ty: Ty::Struct(ty),
+        required: false,
+    }
+}
+
+impl StructDef for TimeUnit {
+    const NAME: &'static str = "TimeUnit";
+    const IS_UNION: bool = true;
+    const FIELDS: &'static [FieldDef] = &[
+        member(1, "MILLIS", "MilliSeconds"),
+        member(2, "MICROS", "MicroSeconds"),
+        member(3, "NANOS", "NanoSeconds"),
+    ];
+}
+
+impl Codec for TimeUnit {
+    const TY: Ty = Ty::Struct("TimeUnit");
+    const WIRE: u8 = STRUCT;
+    fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+        const WHAT: &str = "TimeUnit union member";
+        read_union(
+            r,
+            "TimeUnit must have exactly one member",
+            |r, id, wire| {
+                let unit = match id {
+                    1 => TimeUnit::Millis,
+                    2 => TimeUnit::Micros,
+                    3 => TimeUnit::Nanos,
+                    _ => return Ok(None),
+                };
+                read_empty(r, wire, WHAT)?;
+                Ok(Some(unit))
+            },
+            |_| None,
+        )
+    }
+    fn write(&self, w: &mut Writer<'_>) {
+        let saved = w.struct_begin();
+        let id = match self {
+            TimeUnit::Millis => 1,
+            TimeUnit::Micros => 2,
+            TimeUnit::Nanos => 3,
+        };
+        write_empty(w, id);
+        w.struct_end(saved);
+    }
+}
+
+impl StructDef for LogicalType {
+    const NAME: &'static str = "LogicalType";
+    const IS_UNION: bool = true;
+    const FIELDS: &'static [FieldDef] = &[
+        member(1, "STRING", "StringType"),
+        member(2, "MAP", "MapType"),
+        member(3, "LIST", "ListType"),
+        member(4, "ENUM", "EnumType"),
+        member(5, "DECIMAL", "DecimalType"),
+        member(6, "DATE", "DateType"),
+        member(7, "TIME", "TimeType"),
+        member(8, "TIMESTAMP", "TimestampType"),
+        member(10, "INTEGER", "IntType"),
+        member(11, "UNKNOWN", "NullType"),
+        member(12, "JSON", "JsonType"),
+        member(13, "BSON", "BsonType"),
+        member(14, "UUID", "UUIDType"),
+        member(15, "FLOAT16", "Float16Type"),
+        member(16, "VARIANT", "VariantType"),
+        member(17, "GEOMETRY", "GeometryType"),
+        member(18, "GEOGRAPHY", "GeographyType"),
+        member(19, "FILE", "FileType"),
+    ];
+}
+
+/// Reads a union member that is a struct `T`, checking the wire type.
+fn member_struct<T: Codec>(r: &mut Reader<'_>, wire: u8) -> Result<T> {
+    if wire != STRUCT {
+        return Err(
+            crate::error::Error::out_of_spec("union member is not a struct")
+                .at_offset(r.position() as u64),
+        );
+    }
+    T::read(r, Ctx::NONE)
+}
+
+/// Writes a union member that is a struct `T`.
+fn write_member<T: Codec>(w: &mut Writer<'_>, id: i16, v: &T) {
+    w.field_header(id, STRUCT);
+    v.write(w);
+}
+
+impl Codec for LogicalType {
+    const TY: Ty = Ty::Struct("LogicalType");
+    const WIRE: u8 = STRUCT;
+    fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+        const WHAT: &str = "LogicalType union member is not a struct";
+        read_union(
+            r,
+            "LogicalType must have exactly one member",
+            |r, id, wire| {
+                use LogicalType as L;
+                let empty = |r: &mut Reader<'_>, v: L| read_empty(r, wire, WHAT).map(|_| Some(v));
+                match id {
+                    1 => empty(r, L::String),
+                    2 => empty(r, L::Map),
+                    3 => empty(r, L::List),
+                    4 => empty(r, L::Enum),
+                    5 => {
+                        let d: DecimalType = member_struct(r, wire)?;
+                        Ok(Some(L::Decimal {
+                            scale: d.scale,
+                            precision: d.precision,
+                        }))
+                    }
+                    6 => empty(r, L::Date),
+                    7 => {
+                        let t: TimeType = member_struct(r, wire)?;
+                        Ok(Some(L::Time {
+                            is_adjusted_to_utc: t.is_adjusted_to_utc,
+                            unit: t.unit,
+                        }))
+                    }
+                    8 => {
+                        let t: TimestampType = member_struct(r, wire)?;
+                        Ok(Some(L::Timestamp {
+                            is_adjusted_to_utc: t.is_adjusted_to_utc,
+                            unit: t.unit,
+                        }))
+                    }
+                    10 => {
+                        let t: IntType = member_struct(r, wire)?;
+                        Ok(Some(L::Integer {
+                            bit_width: t.bit_width,
+                            is_signed: t.is_signed,
+                        }))
+                    }
+                    11 => empty(r, L::Unknown),
+                    12 => empty(r, L::Json),
+                    13 => empty(r, L::Bson),
+                    14 => empty(r, L::Uuid),
+                    15 => empty(r, L::Float16),
+                    16 => {
+                        let t: VariantType = member_struct(r, wire)?;
+                        Ok(Some(L::Variant {
+                            specification_version: t.specification_version,
+                        }))
+                    }
+                    17 => {
+                        let t: GeometryType = member_struct(r, wire)?;
+                        Ok(Some(L::Geometry { crs: t.crs }))
+                    }
+                    18 => {
+                        let t: GeographyType = member_struct(r, wire)?;
+                        Ok(Some(L::Geography {
+                            crs: t.crs,
+                            algorithm: t.algorithm,
+                        }))
+                    }
+                    19 => empty(r, L::File),
+                    _ => Ok(None),
+                }
+            },
+            // Forward compatibility: a newer logical type keeps the file readable.
+            |field_id| Some(LogicalType::Unrecognized { field_id }),
+        )
+    }
+
+    fn write(&self, w: &mut Writer<'_>) {
+        use LogicalType as L;
+        let saved = w.struct_begin();
+        match self {
+            L::String => write_empty(w, 1),
+            L::Map => write_empty(w, 2),
+            L::List => write_empty(w, 3),
+            L::Enum => write_empty(w, 4),
+            L::Decimal { scale, precision } => write_member(
+                w,
+                5,
+                &DecimalType {
+                    scale: *scale,
+                    precision: *precision,
+                },
+            ),
+            L::Date => write_empty(w, 6),
+            L::Time {
+                is_adjusted_to_utc,
+                unit,
+            } => write_member(
+                w,
+                7,
+                &TimeType {
+                    is_adjusted_to_utc: *is_adjusted_to_utc,
+                    unit: *unit,
+                },
+            ),
+            L::Timestamp {
+                is_adjusted_to_utc,
+                unit,
+            } => write_member(
+                w,
+                8,
+                &TimestampType {
+                    is_adjusted_to_utc: *is_adjusted_to_utc,
+                    unit: *unit,
+                },
+            ),
+            L::Integer {
+                bit_width,
+                is_signed,
+            } => write_member(
+                w,
+                10,
+                &IntType {
+                    bit_width: *bit_width,
+                    is_signed: *is_signed,
+                },
+            ),
+            L::Unknown => write_empty(w, 11),
+            L::Json => write_empty(w, 12),
+            L::Bson => write_empty(w, 13),
+            L::Uuid => write_empty(w, 14),
+            L::Float16 => write_empty(w, 15),
+            L::Variant {
+                specification_version,
+            } => write_member(
+                w,
+                16,
+                &VariantType {
+                    specification_version: *specification_version,
+                },
+            ),
+            L::Geometry { crs } => write_member(w, 17, &GeometryType { crs: crs.clone() }),
+            L::Geography { crs, algorithm } => write_member(
+                w,
+                18,
+                &GeographyType {
+                    crs: crs.clone(),
+                    algorithm: *algorithm,
+                },
+            ),
+            L::File => write_empty(w, 19),
+            L::Unrecognized { field_id } => write_empty(w, *field_id),
+        }
+        w.struct_end(saved);
+    }
+}
+
+impl LogicalType {
+    /// Decodes a `LogicalType` from the start of `buf`: the value and the bytes it took.
+    /// Never panics, for any input.
+    pub fn decode(buf: &[u8]) -> Result<(LogicalType, usize)> {
+        crate::thrift::decode_prefix(buf, crate::Limits::default().nesting_depth)
+    }
+
+    /// Appends the Thrift compact encoding of `self` to `out`.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        crate::thrift::encode(self, out)
+    }
 }

@@ -1,0 +1,454 @@
+//! How a Rust type maps to an IDL type, and the table-driven struct codec.
+//!
+//! Each Rust type that appears in a Thrift struct implements [`Codec`]: its IDL type
+//! ([`Codec::TY`]), its compact wire type, how it is read and written. A struct is declared once
+//! with `thrift_struct!`, as a table of `id: requiredness name: Type`; the macro writes the Rust
+//! struct, its decoder, its encoder and its [`StructDef::FIELDS`] table. The IDL type in that
+//! table is `<Type as Codec>::TY`, the very type the decoder uses, so a test that compares the
+//! table with `thrift/parquet.thrift` checks the codec itself: reading field 5 as `i32` where
+//! the IDL says `i64` makes the table say `i32`, and the test fail.
+//!
+//! Decoding a struct: fields may come in any order; an unknown field id is skipped (newer
+//! writers add fields); so is a known id with the wrong wire type (as Thrift's generated code
+//! does, and as one real file needs); a repeated field keeps its last value (as Thrift does); a missing required field is an error
+//! naming the struct and the field.
+//!
+//! Worked example, `KeyValue { key: "k", value: None }`:
+//!
+//! ```text
+//! 18 01 6b   field 1 (delta 1), type 8 = BINARY; length 1; "k"
+//! 00         stop
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::{Reader, Writer, BINARY, BOOL_FALSE, BOOL_TRUE, BYTE, DOUBLE, I16, I32, I64, LIST};
+use crate::error::{Error, Result};
+
+/// An IDL type, as `thrift/parquet.thrift` spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    /// `bool`
+    Bool,
+    /// `i8` (`byte`)
+    I8,
+    /// `i16`
+    I16,
+    /// `i32`
+    I32,
+    /// `i64`
+    I64,
+    /// `double`
+    Double,
+    /// `binary`
+    Binary,
+    /// `string`
+    String,
+    /// An enum (stored as i32), by IDL name.
+    Enum(&'static str),
+    /// A struct or union, by IDL name.
+    Struct(&'static str),
+    /// `list<T>`
+    List(&'static Ty),
+}
+
+impl fmt::Display for Ty {
+    /// The IDL spelling: `i64`, `list<string>`, `ColumnChunk`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Ty::Bool => f.write_str("bool"),
+            Ty::I8 => f.write_str("i8"),
+            Ty::I16 => f.write_str("i16"),
+            Ty::I32 => f.write_str("i32"),
+            Ty::I64 => f.write_str("i64"),
+            Ty::Double => f.write_str("double"),
+            Ty::Binary => f.write_str("binary"),
+            Ty::String => f.write_str("string"),
+            Ty::Enum(n) | Ty::Struct(n) => f.write_str(n),
+            Ty::List(t) => write!(f, "list<{t}>"),
+        }
+    }
+}
+
+/// One field of a struct or one member of a union, as the codec reads and writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldDef {
+    /// Field id.
+    pub id: i16,
+    /// Rust field name (snake_case of the IDL name; `type_` for `type`) or, for a union, the
+    /// IDL member name (`STRING`, `TYPE_ORDER`).
+    pub name: &'static str,
+    /// IDL type.
+    pub ty: Ty,
+    /// `required` (false for `optional` and for union members).
+    pub required: bool,
+}
+
+/// A struct or union with its field table.
+pub trait StructDef {
+    /// IDL name.
+    const NAME: &'static str;
+    /// True for a `union`.
+    const IS_UNION: bool;
+    /// The fields, in id order.
+    const FIELDS: &'static [FieldDef];
+}
+
+/// Names a field for error messages, built at compile time by `thrift_struct!`.
+#[derive(Debug, Clone, Copy)]
+pub struct Ctx {
+    /// `Struct.field`.
+    pub field: &'static str,
+    /// The message for a string field that is not UTF-8.
+    pub not_utf8: &'static str,
+}
+
+impl Ctx {
+    /// A context for values read outside any named field.
+    pub const NONE: Ctx = Ctx {
+        field: "Thrift value",
+        not_utf8: "Thrift string is not valid UTF-8",
+    };
+}
+
+/// A Rust type that is read and written as one IDL type.
+pub trait Codec: Sized {
+    /// The IDL type.
+    const TY: Ty;
+    /// The compact wire type of a field of this type.
+    const WIRE: u8;
+    /// Reads a value that is not a bool field (a list element, or a field's value after its
+    /// header).
+    fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self>;
+    /// Writes a value (as a list element, or a field's value after its header).
+    fn write(&self, w: &mut Writer<'_>);
+    /// Whether a field header with this wire type can hold this type.
+    fn accepts(wire: u8) -> bool {
+        wire == Self::WIRE
+    }
+    /// Reads the value of a field whose header said `wire`.
+    fn read_field(r: &mut Reader<'_>, wire: u8, ctx: Ctx) -> Result<Self> {
+        let _ = wire;
+        Self::read(r, ctx)
+    }
+    /// Writes a field: header, then value.
+    fn write_field(&self, w: &mut Writer<'_>, id: i16) {
+        w.field_header(id, Self::WIRE);
+        self.write(w);
+    }
+}
+
+impl Codec for bool {
+    const TY: Ty = Ty::Bool;
+    const WIRE: u8 = BOOL_TRUE;
+    fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+        r.bool_element()
+    }
+    fn write(&self, w: &mut Writer<'_>) {
+        w.bool_element(*self)
+    }
+    fn accepts(wire: u8) -> bool {
+        wire == BOOL_TRUE || wire == BOOL_FALSE
+    }
+    fn read_field(r: &mut Reader<'_>, wire: u8, _: Ctx) -> Result<Self> {
+        r.bool_field(wire)
+    }
+    fn write_field(&self, w: &mut Writer<'_>, id: i16) {
+        w.bool_field(id, *self)
+    }
+}
+
+macro_rules! scalar_codec {
+    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident) => {
+        impl Codec for $t {
+            const TY: Ty = Ty::$ty;
+            const WIRE: u8 = $wire;
+            fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+                r.$read()
+            }
+            fn write(&self, w: &mut Writer<'_>) {
+                w.$write(*self)
+            }
+        }
+    };
+}
+
+scalar_codec!(i8, I8, BYTE, i8, i8);
+scalar_codec!(i16, I16, I16, i16, i16);
+scalar_codec!(i32, I32, I32, i32, i32);
+scalar_codec!(i64, I64, I64, i64, i64);
+scalar_codec!(f64, Double, DOUBLE, double, double);
+
+impl Codec for Vec<u8> {
+    const TY: Ty = Ty::Binary;
+    const WIRE: u8 = BINARY;
+    fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+        Ok(r.binary()?.to_vec())
+    }
+    fn write(&self, w: &mut Writer<'_>) {
+        w.binary(self)
+    }
+}
+
+impl Codec for String {
+    const TY: Ty = Ty::String;
+    const WIRE: u8 = BINARY;
+    fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
+        let pos = r.position();
+        let bytes = r.binary()?;
+        match core::str::from_utf8(bytes) {
+            Ok(s) => Ok(String::from(s)),
+            Err(_) => Err(Error::out_of_spec(ctx.not_utf8).at_offset(pos as u64)),
+        }
+    }
+    fn write(&self, w: &mut Writer<'_>) {
+        w.binary(self.as_bytes())
+    }
+}
+
+impl<T: Codec> Codec for Vec<T> {
+    const TY: Ty = Ty::List(&T::TY);
+    const WIRE: u8 = LIST;
+    fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
+        let pos = r.position();
+        let (elem, size) = r.list_header()?;
+        if size > 0 && !T::accepts(elem) {
+            return Err(
+                Error::out_of_range("Thrift list element type", elem as i64).at_offset(pos as u64)
+            );
+        }
+        // `size` was checked against the bytes that remain (one byte per element at least);
+        // reserve a bounded amount up front and let the vector grow as elements really decode.
+        let mut out = Vec::with_capacity(size.min(1024));
+        for _ in 0..size {
+            out.push(T::read(r, ctx)?);
+        }
+        Ok(out)
+    }
+    fn write(&self, w: &mut Writer<'_>) {
+        // Spec: a bool list's element type is BOOL_TRUE (1), as the Java and C++ writers use.
+        w.list_header(T::WIRE, self.len());
+        for v in self {
+            v.write(w);
+        }
+    }
+}
+
+/// Decodes one `T` from the start of `buf`, structs nesting at most `max_depth` deep; returns
+/// it and the bytes it took. Never panics, for any input.
+pub fn decode_prefix<T: Codec>(buf: &[u8], max_depth: u32) -> Result<(T, usize)> {
+    let mut r = Reader::new(buf, max_depth);
+    let v = T::read(&mut r, Ctx::NONE)?;
+    Ok((v, r.position()))
+}
+
+/// Appends the encoding of `v` to `out`.
+pub fn encode<T: Codec>(v: &T, out: &mut Vec<u8>) {
+    v.write(&mut Writer::new(out));
+}
+
+/// Reads a union: exactly one member. `member` reads the member with the given id and wire
+/// type, or returns `None` for an id it does not know (the member is then skipped and
+/// `unknown` decides: `Some(v)` to keep a placeholder, `None` to fail).
+pub fn read_union<T>(
+    r: &mut Reader<'_>,
+    name: &'static str,
+    mut member: impl FnMut(&mut Reader<'_>, i16, u8) -> Result<Option<T>>,
+    unknown: impl Fn(i16) -> Option<T>,
+) -> Result<T> {
+    let start = r.position();
+    r.struct_begin()?;
+    let mut last = 0i16;
+    let mut value: Option<T> = None;
+    while let Some((id, wire)) = r.field_header(&mut last)? {
+        if value.is_some() {
+            return Err(Error::out_of_spec(name).at_offset(start as u64));
+        }
+        value = match member(r, id, wire)? {
+            Some(v) => Some(v),
+            None => {
+                r.skip(wire)?;
+                match unknown(id) {
+                    Some(v) => Some(v),
+                    None => {
+                        return Err(Error::out_of_range(name, id.into()).at_offset(start as u64))
+                    }
+                }
+            }
+        };
+    }
+    r.struct_end();
+    value.ok_or_else(|| Error::out_of_spec(name).at_offset(start as u64))
+}
+
+/// Reads an empty struct (a union member such as `StringType`), skipping any fields a newer
+/// writer put in it.
+pub fn read_empty(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<()> {
+    if wire != super::STRUCT {
+        return Err(Error::out_of_spec(what).at_offset(r.position() as u64));
+    }
+    r.skip(super::STRUCT)
+}
+
+/// Writes a union member that is an empty struct.
+pub fn write_empty(w: &mut Writer<'_>, id: i16) {
+    w.field_header(id, super::STRUCT);
+    let saved = w.struct_begin();
+    w.struct_end(saved);
+}
+
+/// Declares a Thrift struct: the Rust struct, its [`Codec`] and its [`StructDef`] table.
+///
+/// ```text
+/// thrift_struct! {
+///     /// doc
+///     #[derive(Debug, Clone, PartialEq)]
+///     pub struct PageLocation {
+///         /// doc
+///         1: required offset: i64,
+///         2: required compressed_page_size: i32,
+///     }
+/// }
+/// ```
+macro_rules! thrift_struct {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $(
+                $(#[$fmeta:meta])*
+                $id:literal : $req:ident $field:ident : $ty:ty
+            ),* $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $crate::thrift::__field_ty!($req, $ty), )*
+        }
+
+        impl $crate::thrift::StructDef for $name {
+            const NAME: &'static str = stringify!($name);
+            const IS_UNION: bool = false;
+            const FIELDS: &'static [$crate::thrift::FieldDef] = &[
+                $( $crate::thrift::FieldDef {
+                    id: $id,
+                    name: stringify!($field),
+                    ty: <$ty as $crate::thrift::Codec>::TY,
+                    required: $crate::thrift::__is_required!($req),
+                }, )*
+            ];
+        }
+
+        impl $crate::thrift::Codec for $name {
+            const TY: $crate::thrift::Ty = $crate::thrift::Ty::Struct(stringify!($name));
+            const WIRE: u8 = $crate::thrift::STRUCT;
+
+            #[allow(unused_variables, unused_mut)]
+            fn read(
+                __r: &mut $crate::thrift::Reader<'_>,
+                _: $crate::thrift::Ctx,
+            ) -> $crate::error::Result<Self> {
+                let __start = __r.position() as u64;
+                __r.struct_begin()?;
+                $( let mut $field: Option<$ty> = None; )*
+                let mut __last = 0i16;
+                while let Some((__id, __wire)) = __r.field_header(&mut __last)? {
+                    match __id {
+                        $( $id => {
+                            if !<$ty as $crate::thrift::Codec>::accepts(__wire) {
+                                // Seen in the wild: a pre-release parquet-java wrote field 15
+                                // of ColumnMetaData as a list of structs, where the released
+                                // IDL has `i32 bloom_filter_length`
+                                // (dict-page-offset-zero.parquet). A field whose wire type
+                                // does not match the IDL is skipped, as Thrift's generated
+                                // code does; if it was required, the struct then fails as
+                                // missing it.
+                                __r.skip(__wire)?;
+                                continue;
+                            }
+                            $field = Some(<$ty as $crate::thrift::Codec>::read_field(
+                                __r,
+                                __wire,
+                                $crate::thrift::Ctx {
+                                    field: concat!(stringify!($name), ".", stringify!($field)),
+                                    not_utf8: concat!(
+                                        "string field ", stringify!($name), ".",
+                                        stringify!($field), " is not valid UTF-8"
+                                    ),
+                                },
+                            )?);
+                        } )*
+                        // Spec: unknown fields are skipped (a newer writer added them).
+                        _ => __r.skip(__wire)?,
+                    }
+                }
+                __r.struct_end();
+                Ok($name {
+                    $( $field: $crate::thrift::__take!($req, $field, __start, $name), )*
+                })
+            }
+
+            fn write(&self, __w: &mut $crate::thrift::Writer<'_>) {
+                let __saved = __w.struct_begin();
+                $( $crate::thrift::__write!($req, __w, $id, &self.$field); )*
+                __w.struct_end(__saved);
+            }
+        }
+
+        #[allow(dead_code)]
+        impl $name {
+            /// Appends the Thrift compact encoding of `self` to `out`.
+            pub fn encode(&self, out: &mut alloc::vec::Vec<u8>) {
+                $crate::thrift::Codec::write(self, &mut $crate::thrift::Writer::new(out));
+            }
+        }
+    };
+}
+
+macro_rules! __field_ty {
+    (required, $t:ty) => { $t };
+    (optional, $t:ty) => { Option<$t> };
+}
+
+macro_rules! __is_required {
+    (required) => {
+        true
+    };
+    (optional) => {
+        false
+    };
+}
+
+macro_rules! __take {
+    (required, $f:ident, $start:expr, $name:ident) => {
+        match $f {
+            Some(v) => v,
+            None => {
+                return Err($crate::error::Error::out_of_spec(concat!(
+                    "missing required field ",
+                    stringify!($name),
+                    ".",
+                    stringify!($f)
+                ))
+                .at_offset($start))
+            }
+        }
+    };
+    (optional, $f:ident, $start:expr, $name:ident) => {
+        $f
+    };
+}
+
+macro_rules! __write {
+    (required, $w:expr, $id:literal, $v:expr) => {
+        $crate::thrift::Codec::write_field($v, $w, $id)
+    };
+    (optional, $w:expr, $id:literal, $v:expr) => {
+        if let Some(v) = $v {
+            $crate::thrift::Codec::write_field(v, $w, $id)
+        }
+    };
+}
+
+pub(crate) use {__field_ty, __is_required, __take, __write, thrift_struct};
