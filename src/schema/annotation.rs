@@ -56,7 +56,9 @@ pub fn converted_type_of(logical: &LogicalType) -> Option<ConvertedType> {
         | LogicalType::Float16
         | LogicalType::Variant { .. }
         | LogicalType::Geometry { .. }
-        | LogicalType::Geography { .. } => return None,
+        | LogicalType::Geography { .. }
+        | LogicalType::File
+        | LogicalType::Unrecognized { .. } => return None,
     })
 }
 
@@ -204,17 +206,21 @@ pub fn check_primitive(
         }
         // Spec: UNKNOWN (NullType) "may be used to annotate any type" whose values are all null.
         LogicalType::Unknown => Ok(()),
-        LogicalType::Map | LogicalType::List | LogicalType::Variant { .. } => {
-            Err("MAP, LIST and VARIANT annotate groups only")
+        LogicalType::Map | LogicalType::List | LogicalType::Variant { .. } | LogicalType::File => {
+            Err("MAP, LIST, VARIANT and FILE annotate groups only")
         }
+        // A member of a newer spec: the column reads as its physical type.
+        LogicalType::Unrecognized { .. } => Err("unrecognized logical type"),
     }
 }
 
 /// Checks that `logical` may annotate a group: MAP, LIST and VARIANT only.
 pub fn check_group(logical: &LogicalType) -> Result<(), &'static str> {
     match logical {
-        LogicalType::Map | LogicalType::List | LogicalType::Variant { .. } => Ok(()),
-        _ => Err("only MAP, LIST and VARIANT annotate groups"),
+        LogicalType::Map | LogicalType::List | LogicalType::Variant { .. } | LogicalType::File => {
+            Ok(())
+        }
+        _ => Err("only MAP, LIST, VARIANT and FILE annotate groups"),
     }
 }
 

@@ -103,6 +103,10 @@ fn write_logical(f: &mut impl fmt::Write, lt: &LogicalType) -> fmt::Result {
         LogicalType::Bson => f.write_str("BSON"),
         LogicalType::Uuid => f.write_str("UUID"),
         LogicalType::Float16 => f.write_str("FLOAT16"),
+        LogicalType::File => f.write_str("FILE"),
+        // Never in a built Schema (an unrecognized annotation is dropped when the tree is
+        // built), but printable for diagnostics.
+        LogicalType::Unrecognized { field_id } => write!(f, "UNRECOGNIZED({field_id})"),
         LogicalType::Variant {
             specification_version,
         } => match specification_version {
@@ -541,6 +545,7 @@ fn parse_annotation(lx: &mut Lexer<'_>) -> Result<Annotation> {
         "BSON" => Some(logical(LogicalType::Bson)),
         "UUID" => Some(logical(LogicalType::Uuid)),
         "FLOAT16" => Some(logical(LogicalType::Float16)),
+        "FILE" => Some(logical(LogicalType::File)),
         // The old names: UTF8, INT_8, TIMESTAMP_MILLIS, INTERVAL, MAP_KEY_VALUE, ...
         // (DECIMAL takes parameters and is matched below, as a logical type.)
         "DECIMAL" => None,
