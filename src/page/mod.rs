@@ -1,1 +1,3 @@
 //! (module page: to be filled in)
+
+pub mod decode;

@@ -2,6 +2,8 @@
 //!
 //! - [`footer`]: the file's tail (`FileMetaData | 4-byte LE length | "PAR1"`), from a byte
 //!   slice or from any `Read + Seek`.
+//! - [`FileReader`]: the footer and schema of a file, and its column chunks
+//!   ([`ColumnChunkReader`]), read page by page through [`crate::page::decode`].
 //!
 //! Spec: the README of apache/parquet-format, "File Format": a file starts and ends with the
 //! 4-byte magic `PAR1`; the footer is the Thrift-encoded FileMetaData followed by its length as
@@ -11,5 +13,291 @@
 //! ... <13 bytes of FileMetaData> 0d 00 00 00 50 41 52 31
 //!                                 length 13   "PAR1"
 //! ```
+//!
+//! Reading a column:
+//!
+//! ```
+//! # fn main() -> parket::Result<()> {
+//! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing/data/alltypes_plain.parquet");
+//! # let Ok(bytes) = std::fs::read(path) else { return Ok(()) };
+//! use parket::read::FileReader;
+//! use parket::values::Values;
+//! use parket::Limits;
+//!
+//! let file = FileReader::from_bytes(&bytes)?          // or FileReader::new(File::open(..)?)
+//!     .with_limits(Limits::default().max_page_bytes(64 << 20));
+//! assert_eq!((file.num_row_groups(), file.metadata().num_rows), (1, 8));
+//! let bools = file.column_chunk(0, "bool_col")?.read_all()?;
+//! assert_eq!(bools.def_levels, [1; 8]);                // OPTIONAL: one level per row
+//! assert_eq!(bools.values, Values::Boolean(vec![true, false, true, false, true, false, true, false]));
+//! # Ok(()) }
+//! ```
+//!
+//! Errors say where: row group, column path, page ordinal (the dictionary page is page 0) and
+//! file offset (of the failing byte when the page is stored uncompressed, else of the page).
 
+pub mod chunk;
 pub mod footer;
+
+use alloc::boxed::Box;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub use chunk::{Batch, ColumnChunkReader};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::FileMetaData;
+use crate::levels::LeafData;
+use crate::limits::Limits;
+use crate::page::decode::{PageColumn, PageDecoder};
+use crate::schema::Schema;
+use chunk::{ChunkRange, PageStream};
+
+/// A `Read + Seek` source, boxed once by [`FileReader::new`].
+#[cfg(feature = "std")]
+pub trait ReadSeek: std::io::Read + std::io::Seek {}
+#[cfg(feature = "std")]
+impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
+
+/// Random access to the file's bytes for a `Read + Seek` source.
+#[cfg(feature = "std")]
+pub(crate) trait ReadAt {
+    /// Fills `buf` from file offset `pos`.
+    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()>;
+}
+
+#[cfg(feature = "std")]
+impl ReadAt for core::cell::RefCell<Box<dyn ReadSeek + '_>> {
+    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
+        let mut r = self
+            .try_borrow_mut()
+            .map_err(|_| Error::invalid_argument("the file's reader is already in use"))?;
+        r.seek(std::io::SeekFrom::Start(pos))?;
+        r.read_exact(buf)?;
+        Ok(())
+    }
+}
+
+/// Where the file's bytes come from.
+enum Source<'a> {
+    Bytes(&'a [u8]),
+    #[cfg(feature = "std")]
+    Reader(core::cell::RefCell<Box<dyn ReadSeek + 'a>>),
+}
+
+/// A borrowed [`Source`], without its reader's lifetime.
+#[derive(Clone, Copy)]
+pub(crate) enum SourceRef<'r> {
+    Bytes(&'r [u8]),
+    #[cfg(feature = "std")]
+    Reader(&'r dyn ReadAt),
+}
+
+/// Names a leaf column: its index in [`Schema::columns`] or its dotted path (`"a.b.c"`).
+pub trait ColumnSelector {
+    /// The column's index in `schema`, or an error naming what was asked for.
+    fn column_index(&self, schema: &Schema) -> Result<usize>;
+}
+
+impl ColumnSelector for usize {
+    fn column_index(&self, schema: &Schema) -> Result<usize> {
+        if *self < schema.columns().len() {
+            Ok(*self)
+        } else {
+            Err(Error::invalid_argument(alloc::format!(
+                "column {} does not exist: the schema has {} leaf columns",
+                self,
+                schema.columns().len()
+            )))
+        }
+    }
+}
+
+impl ColumnSelector for &str {
+    fn column_index(&self, schema: &Schema) -> Result<usize> {
+        schema.column_index(self).ok_or_else(|| {
+            Error::invalid_argument(alloc::format!("no leaf column with the path {self:?}"))
+        })
+    }
+}
+
+impl ColumnSelector for String {
+    fn column_index(&self, schema: &Schema) -> Result<usize> {
+        self.as_str().column_index(schema)
+    }
+}
+
+/// A Parquet file opened for reading: its footer and schema, and readers of its column chunks.
+///
+/// Over a byte slice ([`FileReader::from_bytes`]) page bodies are sub-slices of the input;
+/// over a `Read + Seek` ([`FileReader::new`], with the `std` feature) pages are read one at a
+/// time (header, then exactly the body), so memory is bounded by the largest page.
+pub struct FileReader<'a> {
+    source: Source<'a>,
+    file_len: u64,
+    metadata: FileMetaData,
+    schema: Schema,
+    limits: Limits,
+    verify_crc: bool,
+}
+
+impl<'a> FileReader<'a> {
+    /// Opens a file held in memory, with the default [`Limits`].
+    ///
+    /// Errors when the footer or the schema does not decode (an encrypted footer is
+    /// [`ErrorKind::Encrypted`]). Never panics, for any input.
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<FileReader<'a>> {
+        Self::from_bytes_with_limits(bytes, Limits::default())
+    }
+
+    /// [`FileReader::from_bytes`], with `limits` for the footer too.
+    pub fn from_bytes_with_limits(bytes: &'a [u8], limits: Limits) -> Result<FileReader<'a>> {
+        let metadata = footer::metadata_from_bytes(bytes, &limits)?;
+        Self::open(Source::Bytes(bytes), bytes.len() as u64, metadata, limits)
+    }
+
+    /// Opens a file through any `Read + Seek` (a `File`, a `Cursor`, ...), reading the footer
+    /// now and pages on demand, with the default [`Limits`].
+    #[cfg(feature = "std")]
+    pub fn new<R: std::io::Read + std::io::Seek + 'a>(reader: R) -> Result<FileReader<'a>> {
+        Self::new_with_limits(reader, Limits::default())
+    }
+
+    /// [`FileReader::new`], with `limits` for the footer too.
+    #[cfg(feature = "std")]
+    pub fn new_with_limits<R: std::io::Read + std::io::Seek + 'a>(
+        reader: R,
+        limits: Limits,
+    ) -> Result<FileReader<'a>> {
+        Self::new_boxed(Box::new(reader), limits)
+    }
+
+    #[cfg(feature = "std")]
+    fn new_boxed(mut reader: Box<dyn ReadSeek + 'a>, limits: Limits) -> Result<FileReader<'a>> {
+        let metadata = footer::read_metadata(&mut reader, &limits)?;
+        let file_len = reader.seek(std::io::SeekFrom::End(0))?;
+        let source = Source::Reader(core::cell::RefCell::new(reader));
+        Self::open(source, file_len, metadata, limits)
+    }
+
+    fn open(
+        source: Source<'a>,
+        file_len: u64,
+        metadata: FileMetaData,
+        limits: Limits,
+    ) -> Result<FileReader<'a>> {
+        let schema = Schema::from_elements_with_limits(&metadata.schema, &limits)?;
+        Ok(FileReader {
+            source,
+            file_len,
+            metadata,
+            schema,
+            limits,
+            verify_crc: true,
+        })
+    }
+
+    /// Sets the limits for reading pages.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Whether to verify page CRCs when pages carry one (default true); a mismatch is an
+    /// [`ErrorKind::Checksum`].
+    pub fn verify_crc(mut self, verify: bool) -> Self {
+        self.verify_crc = verify;
+        self
+    }
+
+    /// The decoded footer.
+    pub fn metadata(&self) -> &FileMetaData {
+        &self.metadata
+    }
+
+    /// The schema.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Number of row groups.
+    pub fn num_row_groups(&self) -> usize {
+        self.metadata.row_groups.len()
+    }
+
+    /// A reader of one column chunk: `column` is a leaf index or a dotted path.
+    ///
+    /// Errors when the row group or column does not exist, when the chunk is encrypted
+    /// ([`ErrorKind::Encrypted`]), lives in another file or contradicts the schema. Errors of
+    /// this call and of the reader carry the row group and column path.
+    pub fn column_chunk<C: ColumnSelector>(
+        &self,
+        row_group: usize,
+        column: C,
+    ) -> Result<ColumnChunkReader<'_>> {
+        let index = column.column_index(&self.schema)?;
+        self.chunk_reader(row_group, index)
+    }
+
+    fn chunk_reader(&self, row_group: usize, index: usize) -> Result<ColumnChunkReader<'_>> {
+        let desc = self
+            .schema
+            .column(index)
+            .ok_or_else(|| Error::invalid_argument("column index out of range"))?;
+        let path = desc.path_string();
+        let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
+        let rg = self.metadata.row_groups.get(row_group).ok_or_else(|| {
+            Error::invalid_argument(alloc::format!(
+                "row group {row_group} does not exist: the file has {}",
+                self.metadata.row_groups.len()
+            ))
+        })?;
+        let chunk = rg.columns.get(index).ok_or_else(|| {
+            locate(Error::out_of_spec(
+                "a row group has fewer column chunks than the schema has leaves",
+            ))
+        })?;
+        if chunk.crypto_metadata.is_some() {
+            return Err(locate(Error::new(ErrorKind::Encrypted)));
+        }
+        if chunk.file_path.is_some() {
+            return Err(locate(Error::unsupported(
+                "column chunks in another file (ColumnChunk.file_path)",
+            )));
+        }
+        let meta = chunk
+            .meta_data
+            .as_ref()
+            .ok_or_else(|| locate(Error::out_of_spec("ColumnChunk without meta_data")))?;
+        if meta.type_ != desc.physical_type {
+            return Err(locate(Error::out_of_spec(
+                "ColumnMetaData.type differs from the schema's physical type",
+            )));
+        }
+        let range = ChunkRange::new(meta, self.file_len, rg.num_rows).map_err(locate)?;
+        let column = PageColumn::from(desc);
+        let decoder =
+            PageDecoder::new(column, meta.codec, self.limits).verify_crc(self.verify_crc);
+        let source = match &self.source {
+            Source::Bytes(b) => SourceRef::Bytes(b),
+            #[cfg(feature = "std")]
+            Source::Reader(r) => SourceRef::Reader(r),
+        };
+        let stream = PageStream::new(source, self.file_len, range, decoder, self.limits);
+        Ok(ColumnChunkReader::new(stream, column, path, row_group))
+    }
+
+    /// Reads whole column chunks of one row group: one [`LeafData`] per entry of `columns`
+    /// (leaf indices), in that order. What record assembly takes.
+    pub fn read_row_group(&self, row_group: usize, columns: &[usize]) -> Result<Vec<LeafData>> {
+        columns
+            .iter()
+            .map(|&c| self.chunk_reader(row_group, c)?.read_all())
+            .collect()
+    }
+}

@@ -1,0 +1,770 @@
+//! Page decoding: one page's header and body bytes in, levels and values out. Sans-IO.
+//!
+//! Spec: parquet.thrift, `struct PageHeader` (with `DataPageHeader`, `DataPageHeaderV2` and
+//! `DictionaryPageHeader`), and the README of apache/parquet-format, "Data Pages":
+//!
+//! ```text
+//! page        ::= <PageHeader (Thrift compact)> <body: compressed_page_size bytes>
+//! DATA_PAGE   body = compress( <repetition levels> <definition levels> <values> )
+//!               levels: RLE with a 4-byte LE length prefix (or the deprecated BIT_PACKED),
+//!               each present only when the column's max level is > 0
+//! DATA_PAGE_V2 body = <repetition levels: repetition_levels_byte_length bytes, RLE, no prefix>
+//!                     <definition levels: definition_levels_byte_length bytes, RLE, no prefix>
+//!                     <values: compressed only if is_compressed (default true)>
+//! DICTIONARY_PAGE body = compress( <num_values PLAIN values> )
+//! ```
+//!
+//! The values section holds only the non-null values: as many as there are definition levels
+//! equal to `max_def_level` (all `num_values` when `max_def_level` is 0). Their encoding is the
+//! header's `encoding`: PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY (indices into the chunk's
+//! dictionary page), RLE (BOOLEAN only, with a 4-byte length prefix in both page versions),
+//! DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY or BYTE_STREAM_SPLIT.
+//!
+//! `PageHeader.crc`, when present, is the CRC-32 of the body as stored: "computed on the
+//! serialization binary representation of the page (as written to disk), excluding the page
+//! header", i.e. after compression, for every page type (V2: levels and values together).
+//!
+//! # Worked example
+//!
+//! A V1 page of an OPTIONAL INT32 column (`max_def_level` 1) holding `[1, null, 3]`,
+//! UNCOMPRESSED, PLAIN:
+//!
+//! ```text
+//! header (17 bytes, Thrift compact):
+//! 15 00        field 1 type: DATA_PAGE (0)
+//! 15 1c        field 2 uncompressed_page_size: 14 (zigzag 28)
+//! 15 1c        field 3 compressed_page_size: 14
+//! 2c           field 5 (delta 2), struct: data_page_header
+//!    15 06     num_values: 3 (nulls included)
+//!    15 00     encoding: PLAIN
+//!    15 06     definition_level_encoding: RLE (3)
+//!    15 06     repetition_level_encoding: RLE (absent: max_rep_level is 0)
+//!    00        stop
+//! 00           stop
+//! body (14 bytes):
+//! 02 00 00 00  definition levels: 4-byte LE length 2, then the RLE hybrid at bit width 1:
+//! 03           bit-packed run header: varint(1 group << 1 | 1)
+//! 05           levels 1, 0, 1 (and 5 padding zeros), LSB first: 0b0000_0101
+//! 01 00 00 00  value 1 (PLAIN INT32)      two non-null values: two levels equal max_def_level
+//! 03 00 00 00  value 3
+//! ```
+//!
+//! ```
+//! use parket::format::{CompressionCodec, PageHeader, PhysicalType};
+//! use parket::levels::LeafData;
+//! use parket::page::decode::{PageColumn, PageDecoder};
+//! use parket::values::Values;
+//! use parket::Limits;
+//!
+//! let page = [
+//!     0x15, 0x00, 0x15, 0x1c, 0x15, 0x1c, 0x2c, 0x15, 0x06, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06,
+//!     0x00, 0x00, // header
+//!     0x02, 0x00, 0x00, 0x00, 0x03, 0x05, // definition levels
+//!     0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, // values
+//! ];
+//! let (header, used) = PageHeader::decode(&page).unwrap();
+//! assert_eq!(used, 17);
+//! let column = PageColumn::new(PhysicalType::Int32, 0, 1, 0);
+//! let mut decoder = PageDecoder::new(column, CompressionCodec::Uncompressed, Limits::default());
+//! let mut out = LeafData { def_levels: vec![], rep_levels: vec![], values: Values::Int32(vec![]) };
+//! let info = decoder.decode_page(&header, &page[used..], &mut out).unwrap();
+//! assert_eq!((info.num_values, info.num_non_null), (3, 2));
+//! assert_eq!(out.def_levels, [1, 0, 1]);
+//! assert!(out.rep_levels.is_empty()); // max_rep_level 0: no repetition levels
+//! assert_eq!(out.values, Values::Int32(vec![1, 3]));
+//! ```
+//!
+//! # Robustness
+//!
+//! [`PageDecoder::decode_page`] never panics, for any header and body. Every count and size
+//! from the header is checked before use: negative values are errors, sizes are checked
+//! against [`Limits::page_bytes`] (and [`Limits::dictionary_bytes`] for dictionaries)
+//! *before* decompressing, `num_values` against [`Limits::values_per_page`]; levels above the
+//! column's maximum are errors. Errors inside an uncompressed body carry the byte offset from
+//! the start of the body; errors inside decompressed bytes carry no offset (the caller adds
+//! the page's).
+//!
+//! Seen in the wild: parquet-java writes BIT_PACKED in a V1 header's level encoding fields for
+//! levels that are absent (max level 0), so levels are decoded only when the max level is
+//! above 0. A V2 header may declare level bytes for a column whose max level is 0
+//! (`rle_boolean_encoding.parquet`: an RLE run of zeros): they are skipped. A V2 values section
+//! of 0 bytes that inflates to 0 bytes is not handed to the codec
+//! (`datapage_v2_empty_datapage.snappy.parquet`: 0 bytes is not a valid Snappy stream).
+
+use alloc::vec::Vec;
+
+use crate::bytes::crc32::crc32;
+use crate::compression::decompress;
+use crate::encoding::{
+    bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array,
+    delta_length_byte_array, dictionary, plain, rle,
+};
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::{
+    CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding,
+    PageHeader, PageType, PhysicalType,
+};
+use crate::levels::LeafData;
+use crate::limits::Limits;
+use crate::schema::ColumnDescriptor;
+use crate::values::{Values, ValuesRef};
+
+/// What the page layer needs to know about a column: its physical type and its levels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageColumn {
+    /// Physical type of the values.
+    pub physical_type: PhysicalType,
+    /// Byte width of FIXED_LEN_BYTE_ARRAY values (0 for the other types).
+    pub type_length: usize,
+    /// Largest definition level; 0 means the page has no definition levels.
+    pub max_def_level: u16,
+    /// Largest repetition level; 0 means the page has no repetition levels.
+    pub max_rep_level: u16,
+}
+
+impl PageColumn {
+    /// A column of `physical_type` (of width `type_length` for FIXED_LEN_BYTE_ARRAY) with
+    /// these max levels.
+    pub fn new(
+        physical_type: PhysicalType,
+        type_length: usize,
+        max_def_level: u16,
+        max_rep_level: u16,
+    ) -> Self {
+        PageColumn {
+            physical_type,
+            type_length,
+            max_def_level,
+            max_rep_level,
+        }
+    }
+
+    /// Empty values of this column's type.
+    pub fn new_values(&self) -> Values {
+        Values::new(self.physical_type, self.type_length)
+    }
+
+    /// Empty levels and values of this column.
+    pub fn new_leaf_data(&self) -> LeafData {
+        LeafData {
+            def_levels: Vec::new(),
+            rep_levels: Vec::new(),
+            values: self.new_values(),
+        }
+    }
+}
+
+impl From<&ColumnDescriptor> for PageColumn {
+    fn from(c: &ColumnDescriptor) -> Self {
+        PageColumn::new(
+            c.physical_type,
+            c.type_length.unwrap_or(0),
+            c.max_def_level,
+            c.max_rep_level,
+        )
+    }
+}
+
+/// The kind of a decoded page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PageKind {
+    /// A DICTIONARY_PAGE: it became the decoder's dictionary; nothing was appended.
+    Dictionary,
+    /// A DATA_PAGE (V1).
+    DataV1,
+    /// A DATA_PAGE_V2.
+    DataV2,
+    /// An INDEX_PAGE: skipped (no writer produces them; the spec gives them no content).
+    Index,
+}
+
+/// What one call of [`PageDecoder::decode_page`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageInfo {
+    /// The page's kind.
+    pub kind: PageKind,
+    /// Level positions appended (the data page header's `num_values`, nulls included); for a
+    /// dictionary page, its number of entries; 0 for an index page.
+    pub num_values: usize,
+    /// Values appended (non-null ones); 0 for non-data pages.
+    pub num_non_null: usize,
+    /// Records that start in the page (repetition level 0); `num_values` when the column is
+    /// not repeated. 0 for non-data pages.
+    pub num_rows: usize,
+}
+
+/// Decodes the pages of one column chunk, in order, keeping the chunk's dictionary and
+/// reusing its buffers from page to page.
+#[derive(Debug, Clone)]
+pub struct PageDecoder {
+    column: PageColumn,
+    codec: CompressionCodec,
+    limits: Limits,
+    verify_crc: bool,
+    dictionary: Option<Values>,
+    seen_data: bool,
+    /// Decompressed page bytes, reused.
+    scratch: Vec<u8>,
+    /// Dictionary indices, reused.
+    indices: Vec<u32>,
+}
+
+/// Converts a count or size from a header to `usize`: negative values are errors.
+fn non_negative(v: i32, what: &'static str) -> Result<usize> {
+    usize::try_from(v).map_err(|_| Error::out_of_range(what, v.into()))
+}
+
+/// Drops the byte offset of an error found in decompressed bytes (it is not a file offset).
+#[cold]
+fn without_offset(e: Error) -> Error {
+    let loc = e.location().clone();
+    let mut n = Error::new(e.kind().clone());
+    if let Some(p) = loc.page {
+        n = n.in_page(p);
+    }
+    if let Some(c) = &loc.column {
+        n = n.in_column(c);
+    }
+    if let Some(r) = loc.row_group {
+        n = n.in_row_group(r);
+    }
+    n
+}
+
+/// Maps the errors of a section of the page: offsets count from `base` within the body when
+/// the section is stored as is, and are dropped when it was decompressed.
+fn locate(e: Error, decompressed: bool, base: usize) -> Error {
+    if decompressed {
+        without_offset(e)
+    } else {
+        e.offset_by(base as u64)
+    }
+}
+
+/// Decompresses one section of `size` bytes, or borrows it when it is stored as is. A 0-byte
+/// section of a 0-byte result is not handed to the codec.
+fn section<'a>(
+    codec: CompressionCodec,
+    input: &'a [u8],
+    size: usize,
+    limits: &Limits,
+    scratch: &'a mut Vec<u8>,
+) -> Result<(&'a [u8], bool)> {
+    if codec == CompressionCodec::Uncompressed {
+        return Ok((input, false));
+    }
+    // Spec: sizes from the header are promises; check before allocating.
+    limits.check_page_bytes(size as u64)?;
+    scratch.clear();
+    if size == 0 && input.is_empty() {
+        return Ok((&scratch[..], true));
+    }
+    decompress(codec, input, size, scratch).map_err(without_offset)?;
+    Ok((&scratch[..], true))
+}
+
+/// One pass over `levels`: the count equal to `max`; an error when one exceeds `max`.
+fn check_levels(levels: &[u16], max: u16, what: &'static str) -> Result<usize> {
+    let mut count = 0usize;
+    let mut highest = 0u16;
+    for &l in levels {
+        count += usize::from(l == max);
+        highest = highest.max(l);
+    }
+    if highest > max {
+        return Err(Error::out_of_range(what, highest.into()));
+    }
+    Ok(count)
+}
+
+/// Bytes of a decoded dictionary, as held in memory.
+fn decoded_bytes(v: &Values) -> u64 {
+    let n = v.len() as u64;
+    match v.as_ref() {
+        ValuesRef::Boolean(_) => n,
+        ValuesRef::Int32(_) | ValuesRef::Float(_) => 4 * n,
+        ValuesRef::Int64(_) | ValuesRef::Double(_) => 8 * n,
+        ValuesRef::Int96(_) => 12 * n,
+        ValuesRef::ByteArray(b) => b.total_bytes() as u64 + 8 * n,
+        ValuesRef::FixedLenByteArray(f) => f.data().len() as u64,
+    }
+}
+
+impl PageDecoder {
+    /// A decoder for the pages of one column chunk of `column`, compressed with `codec`.
+    /// Page CRCs are verified by default.
+    pub fn new(column: PageColumn, codec: CompressionCodec, limits: Limits) -> Self {
+        PageDecoder {
+            column,
+            codec,
+            limits,
+            verify_crc: true,
+            dictionary: None,
+            seen_data: false,
+            scratch: Vec::new(),
+            indices: Vec::new(),
+        }
+    }
+
+    /// Whether to check `PageHeader.crc` when a page has one (default true).
+    pub fn verify_crc(mut self, verify: bool) -> Self {
+        self.verify_crc = verify;
+        self
+    }
+
+    /// The column this decoder decodes.
+    pub fn column(&self) -> &PageColumn {
+        &self.column
+    }
+
+    /// The chunk's dictionary, once its dictionary page was decoded.
+    pub fn dictionary(&self) -> Option<&Values> {
+        self.dictionary.as_ref()
+    }
+
+    /// Decodes one page: `header` and its `body` (exactly `compressed_page_size` bytes).
+    ///
+    /// A data page appends its levels (only those whose max level is above 0) and its
+    /// non-null values to `out`, whose values must be of the column's type; a dictionary page
+    /// becomes the dictionary of the following pages; an index page is skipped. On error, `out`
+    /// may hold part of the page.
+    ///
+    /// Never panics, for any input. Work and allocation are bounded by the body length, the
+    /// limits and `num_values` (checked against [`Limits::values_per_page`]).
+    pub fn decode_page(
+        &mut self,
+        header: &PageHeader,
+        body: &[u8],
+        out: &mut LeafData,
+    ) -> Result<PageInfo> {
+        let compressed = non_negative(header.compressed_page_size, "compressed_page_size")?;
+        let uncompressed =
+            non_negative(header.uncompressed_page_size, "uncompressed_page_size")?;
+        if body.len() != compressed {
+            return Err(Error::truncated(
+                "page body (compressed_page_size)",
+                compressed as u64,
+                body.len() as u64,
+            ));
+        }
+        self.limits.check_page_bytes(compressed as u64)?;
+        self.limits.check_page_bytes(uncompressed as u64)?;
+        if self.verify_crc {
+            if let Some(expected) = header.crc {
+                let actual = crc32(body);
+                if actual != expected as u32 {
+                    return Err(Error::new(ErrorKind::Checksum {
+                        expected: expected as u32,
+                        actual,
+                    }));
+                }
+            }
+        }
+        match header.type_ {
+            PageType::DictionaryPage => {
+                let Some(h) = &header.dictionary_page_header else {
+                    return Err(Error::out_of_spec(
+                        "DICTIONARY_PAGE without a dictionary_page_header",
+                    ));
+                };
+                self.decode_dictionary(h, uncompressed, body)
+            }
+            PageType::DataPage => {
+                let Some(h) = &header.data_page_header else {
+                    return Err(Error::out_of_spec("DATA_PAGE without a data_page_header"));
+                };
+                self.decode_v1(h, uncompressed, body, out)
+            }
+            PageType::DataPageV2 => {
+                let Some(h) = &header.data_page_header_v2 else {
+                    return Err(Error::out_of_spec(
+                        "DATA_PAGE_V2 without a data_page_header_v2",
+                    ));
+                };
+                self.decode_v2(h, uncompressed, body, out)
+            }
+            PageType::IndexPage => Ok(PageInfo {
+                kind: PageKind::Index,
+                num_values: 0,
+                num_non_null: 0,
+                num_rows: 0,
+            }),
+        }
+    }
+
+    fn decode_dictionary(
+        &mut self,
+        h: &DictionaryPageHeader,
+        uncompressed: usize,
+        body: &[u8],
+    ) -> Result<PageInfo> {
+        // Spec: "there is only one dictionary page per column chunk", before the data pages.
+        if self.dictionary.is_some() {
+            return Err(Error::out_of_spec(
+                "a second dictionary page in one column chunk",
+            ));
+        }
+        if self.seen_data {
+            return Err(Error::out_of_spec("a dictionary page after a data page"));
+        }
+        // Spec: dictionary entries are PLAIN; PLAIN_DICTIONARY is the deprecated name for it.
+        if !matches!(h.encoding, Encoding::Plain | Encoding::PlainDictionary) {
+            return Err(Error::unsupported(
+                "dictionary page encoding other than PLAIN or PLAIN_DICTIONARY",
+            ));
+        }
+        let n = non_negative(h.num_values, "dictionary page num_values")?;
+        self.limits.check_values_per_page(n as u64)?;
+        self.limits.check_dictionary_bytes(uncompressed as u64)?;
+        let (data, decompressed) =
+            section(self.codec, body, uncompressed, &self.limits, &mut self.scratch)?;
+        let mut dict = self.column.new_values();
+        plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
+        self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
+        self.dictionary = Some(dict);
+        Ok(PageInfo {
+            kind: PageKind::Dictionary,
+            num_values: n,
+            num_non_null: 0,
+            num_rows: 0,
+        })
+    }
+
+    fn check_out(&self, out: &LeafData) -> Result<()> {
+        let ok = match (&out.values, self.column.physical_type) {
+            (Values::FixedLenByteArray(f), PhysicalType::FixedLenByteArray) => {
+                f.width() == self.column.type_length
+            }
+            (v, t) => v.physical_type() == t,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::invalid_argument(
+                "the output values do not match the column's physical type",
+            ))
+        }
+    }
+
+    fn decode_v1(
+        &mut self,
+        h: &DataPageHeader,
+        uncompressed: usize,
+        body: &[u8],
+        out: &mut LeafData,
+    ) -> Result<PageInfo> {
+        self.check_out(out)?;
+        self.seen_data = true;
+        let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
+        self.limits.check_values_per_page(n as u64)?;
+        let col = self.column;
+        let (data, decompressed) =
+            section(self.codec, body, uncompressed, &self.limits, &mut self.scratch)?;
+        let mut pos = 0;
+        let rep_start = out.rep_levels.len();
+        if col.max_rep_level > 0 {
+            pos += v1_levels(
+                h.repetition_level_encoding,
+                data,
+                col.max_rep_level,
+                n,
+                &mut out.rep_levels,
+            )
+            .map_err(|e| locate(e, decompressed, 0))?;
+        }
+        let def_start = out.def_levels.len();
+        if col.max_def_level > 0 {
+            let rest = data.get(pos..).unwrap_or(&[]);
+            pos += v1_levels(
+                h.definition_level_encoding,
+                rest,
+                col.max_def_level,
+                n,
+                &mut out.def_levels,
+            )
+            .map_err(|e| locate(e, decompressed, pos))?;
+        }
+        let (non_null, rows) =
+            level_counts(&col, &out.def_levels[def_start..], &out.rep_levels[rep_start..])?;
+        let rest = data.get(pos..).unwrap_or(&[]);
+        decode_values(
+            h.encoding,
+            rest,
+            non_null,
+            self.dictionary.as_ref(),
+            &mut self.indices,
+            &self.limits,
+            &mut out.values,
+        )
+        .map_err(|e| locate(e, decompressed, pos))?;
+        Ok(PageInfo {
+            kind: PageKind::DataV1,
+            num_values: n,
+            num_non_null: non_null,
+            num_rows: rows,
+        })
+    }
+
+    fn decode_v2(
+        &mut self,
+        h: &DataPageHeaderV2,
+        uncompressed: usize,
+        body: &[u8],
+        out: &mut LeafData,
+    ) -> Result<PageInfo> {
+        self.check_out(out)?;
+        self.seen_data = true;
+        let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
+        self.limits.check_values_per_page(n as u64)?;
+        let num_nulls = non_negative(h.num_nulls, "DATA_PAGE_V2 num_nulls")?;
+        if num_nulls > n {
+            return Err(Error::out_of_range(
+                "DATA_PAGE_V2 num_nulls (above num_values)",
+                h.num_nulls.into(),
+            ));
+        }
+        non_negative(h.num_rows, "DATA_PAGE_V2 num_rows")?;
+        let rep_len = non_negative(
+            h.repetition_levels_byte_length,
+            "DATA_PAGE_V2 repetition_levels_byte_length",
+        )?;
+        let def_len = non_negative(
+            h.definition_levels_byte_length,
+            "DATA_PAGE_V2 definition_levels_byte_length",
+        )?;
+        let levels_len = rep_len + def_len; // both below 2^31: no overflow
+        let (Some(rep_bytes), Some(def_bytes), Some(values_in)) = (
+            body.get(..rep_len),
+            body.get(rep_len..levels_len),
+            body.get(levels_len..),
+        ) else {
+            return Err(Error::truncated(
+                "DATA_PAGE_V2 levels (repetition + definition levels byte lengths)",
+                levels_len as u64,
+                body.len() as u64,
+            ));
+        };
+        let col = self.column;
+        let rep_start = out.rep_levels.len();
+        if col.max_rep_level > 0 {
+            let w = rle::bit_width(col.max_rep_level.into());
+            rle::decode_levels(rep_bytes, w, n, &mut out.rep_levels)?;
+        }
+        let def_start = out.def_levels.len();
+        if col.max_def_level > 0 {
+            let w = rle::bit_width(col.max_def_level.into());
+            rle::decode_levels(def_bytes, w, n, &mut out.def_levels)
+                .map_err(|e| e.offset_by(rep_len as u64))?;
+        }
+        let rep = &out.rep_levels[rep_start..];
+        // Spec (DataPageHeaderV2.num_rows): rows do not span V2 pages, so a page starts a row.
+        if rep.first().is_some_and(|&r| r != 0) {
+            return Err(Error::out_of_spec(
+                "DATA_PAGE_V2 whose first repetition level is not 0",
+            ));
+        }
+        let (non_null, rows) = level_counts(&col, &out.def_levels[def_start..], rep)?;
+        // Spec: "is_compressed ... If missing it is considered compressed".
+        let codec = if h.is_compressed.unwrap_or(true) {
+            self.codec
+        } else {
+            CompressionCodec::Uncompressed
+        };
+        let Some(values_size) = uncompressed.checked_sub(levels_len) else {
+            return Err(Error::out_of_range(
+                "DATA_PAGE_V2 uncompressed_page_size (below the levels' byte lengths)",
+                uncompressed as i64,
+            ));
+        };
+        let (data, decompressed) =
+            section(codec, values_in, values_size, &self.limits, &mut self.scratch)?;
+        decode_values(
+            h.encoding,
+            data,
+            non_null,
+            self.dictionary.as_ref(),
+            &mut self.indices,
+            &self.limits,
+            &mut out.values,
+        )
+        .map_err(|e| locate(e, decompressed, levels_len))?;
+        Ok(PageInfo {
+            kind: PageKind::DataV2,
+            num_values: n,
+            num_non_null: non_null,
+            num_rows: rows,
+        })
+    }
+}
+
+/// The non-null values (levels equal to `max_def_level`) and the rows (repetition levels 0)
+/// of a page's levels, checking that no level exceeds its maximum.
+fn level_counts(col: &PageColumn, def: &[u16], rep: &[u16]) -> Result<(usize, usize)> {
+    let n = def.len().max(rep.len());
+    let non_null = if col.max_def_level > 0 {
+        check_levels(def, col.max_def_level, "definition level")?
+    } else {
+        n
+    };
+    let rows = if col.max_rep_level > 0 {
+        check_levels(rep, col.max_rep_level, "repetition level")?;
+        rep.iter().filter(|&&r| r == 0).count()
+    } else {
+        n
+    };
+    Ok((non_null, rows))
+}
+
+/// Decodes `n` V1 levels up to `max` in `encoding`; returns the bytes used.
+fn v1_levels(
+    encoding: Encoding,
+    input: &[u8],
+    max: u16,
+    n: usize,
+    out: &mut Vec<u16>,
+) -> Result<usize> {
+    let w = rle::bit_width(max.into());
+    match encoding {
+        Encoding::Rle => rle::decode_levels_with_length(input, w, n, out),
+        Encoding::BitPacked => bit_packed::decode_levels(input, w, n, out),
+        _ => Err(Error::unsupported(
+            "level encoding other than RLE or BIT_PACKED",
+        )),
+    }
+}
+
+/// Decodes `n` values of `encoding` from `data`, appending to `out`.
+fn decode_values(
+    encoding: Encoding,
+    data: &[u8],
+    n: usize,
+    dict: Option<&Values>,
+    indices: &mut Vec<u32>,
+    limits: &Limits,
+    out: &mut Values,
+) -> Result<()> {
+    match encoding {
+        Encoding::Plain => {
+            plain::decode(data, n, out)?;
+        }
+        Encoding::PlainDictionary | Encoding::RleDictionary => {
+            let Some(dict) = dict else {
+                return Err(Error::out_of_spec(
+                    "dictionary-encoded page without a dictionary page",
+                ));
+            };
+            indices.clear();
+            // A page of nulls only has an empty (or a 1-byte bit width) index section.
+            dictionary::decode_indices(data, n, indices)?;
+            check_gather_bytes(dict.as_ref(), indices, limits)?;
+            dictionary::gather(dict.as_ref(), indices, out)?;
+        }
+        Encoding::Rle => match out {
+            // Spec: RLE for values is for BOOLEAN, with the 4-byte length (V1 and V2).
+            Values::Boolean(v) => {
+                rle::decode_booleans(data, n, v)?;
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    "RLE values of a type other than BOOLEAN",
+                ))
+            }
+        },
+        Encoding::DeltaBinaryPacked => {
+            delta_binary_packed::decode(data, n, out)?;
+        }
+        Encoding::DeltaLengthByteArray => {
+            delta_length_byte_array::decode(data, n, out)?;
+        }
+        Encoding::DeltaByteArray => {
+            delta_byte_array::decode_with_limit(data, n, out, limits.page_bytes)?;
+        }
+        Encoding::ByteStreamSplit => {
+            let width = match out {
+                Values::Int32(_) | Values::Float(_) => 4,
+                Values::Int64(_) | Values::Double(_) => 8,
+                Values::FixedLenByteArray(f) => f.width(),
+                _ => 0,
+            };
+            // The streams are exactly `n * width` bytes; tolerate trailing bytes.
+            let len = n.saturating_mul(width);
+            let input = data.get(..len).unwrap_or(data);
+            byte_stream_split::decode(input, n, out)?;
+        }
+        Encoding::BitPacked => {
+            return Err(Error::unsupported("BIT_PACKED values (only levels may use it)"))
+        }
+        Encoding::Alp => return Err(Error::unsupported("ALP values")),
+    }
+    Ok(())
+}
+
+/// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry
+/// repeated through 1-bit indices can inflate a small page enormously.
+fn check_gather_bytes(dict: ValuesRef<'_>, indices: &[u32], limits: &Limits) -> Result<()> {
+    let ValuesRef::ByteArray(d) = dict else {
+        return Ok(());
+    };
+    let longest = d.iter().map(<[u8]>::len).max().unwrap_or(0) as u64;
+    if longest.saturating_mul(indices.len() as u64) <= limits.page_bytes {
+        return Ok(());
+    }
+    let total = indices.iter().fold(0u64, |acc, &i| {
+        acc.saturating_add(d.get(i as usize).map_or(0, <[u8]>::len) as u64)
+    });
+    limits.check_page_bytes(total)
+}
+
+/// Fuzzing harness: the first bytes choose a column (physical type, max levels, codec), the
+/// rest is a sequence of pages (header, body) decoded in order. Never panics.
+#[doc(hidden)]
+pub fn fuzz_page(data: &[u8]) {
+    let [t, levels, codec, rest @ ..] = data else {
+        return;
+    };
+    let types = [
+        PhysicalType::Boolean,
+        PhysicalType::Int32,
+        PhysicalType::Int64,
+        PhysicalType::Int96,
+        PhysicalType::Float,
+        PhysicalType::Double,
+        PhysicalType::ByteArray,
+        PhysicalType::FixedLenByteArray,
+    ];
+    let codecs = [
+        CompressionCodec::Uncompressed,
+        CompressionCodec::Snappy,
+        CompressionCodec::Gzip,
+        CompressionCodec::Zstd,
+        CompressionCodec::Lz4Raw,
+    ];
+    let column = PageColumn::new(
+        types[usize::from(t & 7)],
+        usize::from(t >> 3),
+        u16::from(levels & 0xf),
+        u16::from(levels >> 4),
+    );
+    let limits = Limits::default()
+        .max_page_bytes(1 << 20)
+        .max_dictionary_bytes(1 << 20)
+        .max_values_per_page(1 << 16);
+    let mut decoder =
+        PageDecoder::new(column, codecs[usize::from(*codec) % codecs.len()], limits)
+            .verify_crc(codec & 0x80 != 0);
+    let mut out = column.new_leaf_data();
+    let mut buf = rest;
+    for _ in 0..8 {
+        let Ok((header, used)) = PageHeader::decode(buf) else {
+            return;
+        };
+        let Some(after) = buf.get(used..) else { return };
+        let size = usize::try_from(header.compressed_page_size).unwrap_or(0);
+        let body = after.get(..size).unwrap_or(after);
+        let _ = decoder.decode_page(&header, body, &mut out);
+        buf = after.get(body.len()..).unwrap_or(&[]);
+    }
+}
+
+#[cfg(test)]
+mod tests;

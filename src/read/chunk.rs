@@ -1,0 +1,415 @@
+//! Column chunks: the pages of one column in one row group, read one page at a time.
+//!
+//! Spec: parquet.thrift `ColumnMetaData`: a chunk's pages are back to back from its first
+//! page (`dictionary_page_offset` when there is a dictionary page, else `data_page_offset`)
+//! over `total_compressed_size` bytes, headers included; their data pages hold `num_values`
+//! level positions in all.
+//!
+//! ```text
+//! dictionary_page_offset  data_page_offset
+//! v                       v
+//! [PageHeader|dictionary] [PageHeader|data page] [PageHeader|data page] ...
+//! <-------------------- total_compressed_size ------------------------>
+//! ```
+//!
+//! Seen in the wild:
+//! - `dictionary_page_offset` present but 0 with no dictionary page
+//!   (`dict-page-offset-zero.parquet`): an offset below 4 or not below `data_page_offset`
+//!   is treated as absent.
+//! - a dictionary page at `data_page_offset` with `dictionary_page_offset` absent
+//!   (`nation.dict-malformed.parquet`, `ARROW-GH-43605.parquet`): pages are read in order from
+//!   the chunk's start, whatever their type.
+//! - `total_compressed_size` smaller than the pages (`nation.dict-malformed.parquet`,
+//!   PARQUET-816): a page that starts inside the chunk is sized by its own header, bounded by
+//!   the file; reading stops once `num_values` level positions were read.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::format::{ColumnMetaData, PageHeader};
+use crate::levels::LeafData;
+use crate::limits::Limits;
+use crate::page::decode::{PageColumn, PageDecoder, PageInfo, PageKind};
+use crate::values::ValuesRef;
+
+use super::SourceRef;
+
+/// Where a chunk's pages are and how many values they hold, checked against the file.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ChunkRange {
+    pub start: u64,
+    pub end: u64,
+    pub num_values: u64,
+    pub num_rows: u64,
+}
+
+impl ChunkRange {
+    /// The chunk range of `meta` in a file of `file_len` bytes whose row group has `num_rows`.
+    pub(crate) fn new(meta: &ColumnMetaData, file_len: u64, num_rows: i64) -> Result<Self> {
+        let data = u64::try_from(meta.data_page_offset)
+            .map_err(|_| Error::out_of_range("data_page_offset", meta.data_page_offset))?;
+        let start = match meta.dictionary_page_offset {
+            // Seen in the wild: dictionary_page_offset 0 without a dictionary page.
+            Some(d) if d >= 4 && (d as u64) < data => d as u64,
+            _ => data,
+        };
+        let len = u64::try_from(meta.total_compressed_size).map_err(|_| {
+            Error::out_of_range("total_compressed_size", meta.total_compressed_size)
+        })?;
+        let num_values = u64::try_from(meta.num_values)
+            .map_err(|_| Error::out_of_range("ColumnMetaData.num_values", meta.num_values))?;
+        let num_rows = u64::try_from(num_rows)
+            .map_err(|_| Error::out_of_range("RowGroup.num_rows", num_rows))?;
+        if num_values > 0 && (start < 4 || start >= file_len) {
+            return Err(Error::out_of_range("column chunk offset", start as i64));
+        }
+        Ok(ChunkRange {
+            start,
+            end: start.saturating_add(len).min(file_len),
+            num_values,
+            num_rows,
+        })
+    }
+}
+
+/// A run of level positions of one page: levels and the values of its non-null positions.
+///
+/// `def_levels` is empty when the column's `max_def_level` is 0 (no nulls: one value per
+/// position), and `rep_levels` when its `max_rep_level` is 0.
+#[derive(Debug, Clone, Copy)]
+pub struct Batch<'b> {
+    def_levels: &'b [u16],
+    rep_levels: &'b [u16],
+    values: ValuesRef<'b>,
+    len: usize,
+}
+
+impl<'b> Batch<'b> {
+    /// Definition levels, one per position (empty when `max_def_level` is 0).
+    pub fn def_levels(&self) -> &'b [u16] {
+        self.def_levels
+    }
+
+    /// Repetition levels, one per position (empty when `max_rep_level` is 0).
+    pub fn rep_levels(&self) -> &'b [u16] {
+        self.rep_levels
+    }
+
+    /// The non-null values.
+    pub fn values(&self) -> ValuesRef<'b> {
+        self.values
+    }
+
+    /// Level positions in the batch (nulls included).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when the batch has no positions (never returned by the reader).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Reads the pages of one column chunk in order: for each page its header, then exactly its
+/// body (a sub-slice of the file for [`FileReader::from_bytes`](super::FileReader::from_bytes),
+/// a buffer reused from page to page for a `Read + Seek` source).
+pub(crate) struct PageStream<'a> {
+    source: SourceRef<'a>,
+    file_len: u64,
+    range: ChunkRange,
+    /// File offset of the next page header.
+    pos: u64,
+    /// Page ordinal of the next page (the dictionary page counts).
+    page: usize,
+    values_read: u64,
+    rows_read: u64,
+    decoder: PageDecoder,
+    limits: Limits,
+    /// Page bytes of a `Read + Seek` source, reused.
+    #[allow(dead_code)]
+    buf: Vec<u8>,
+}
+
+impl<'a> PageStream<'a> {
+    pub(crate) fn new(
+        source: SourceRef<'a>,
+        file_len: u64,
+        range: ChunkRange,
+        decoder: PageDecoder,
+        limits: Limits,
+    ) -> Self {
+        PageStream {
+            source,
+            file_len,
+            pos: range.start,
+            range,
+            page: 0,
+            values_read: 0,
+            rows_read: 0,
+            decoder,
+            limits,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Decodes data pages until one appends level positions to `out`; returns its info, or
+    /// `None` once the chunk's `num_values` were read. Errors carry the page ordinal and the
+    /// file offset.
+    pub(crate) fn next_data_page(&mut self, out: &mut LeafData) -> Result<Option<PageInfo>> {
+        loop {
+            if self.values_read >= self.range.num_values {
+                if self.rows_read != self.range.num_rows {
+                    return Err(Error::out_of_spec(
+                        "the column chunk's records do not add up to RowGroup.num_rows",
+                    )
+                    .at_offset(self.range.start));
+                }
+                return Ok(None);
+            }
+            let page = self.page;
+            let at = self.pos;
+            let r = self.one_page(out);
+            let info = r.map_err(|e| e.in_page(page).at_offset(at))?;
+            if matches!(info.kind, PageKind::DataV1 | PageKind::DataV2) && info.num_values > 0 {
+                return Ok(Some(info));
+            }
+        }
+    }
+
+    fn one_page(&mut self, out: &mut LeafData) -> Result<PageInfo> {
+        if self.pos >= self.range.end {
+            return Err(Error::out_of_spec(
+                "the column chunk's pages hold fewer values than ColumnMetaData.num_values",
+            ));
+        }
+        let first_rep = out.rep_levels.len();
+        let (header, body_at) = self.read_header()?;
+        let size = u64::try_from(header.compressed_page_size).map_err(|_| {
+            Error::out_of_range("compressed_page_size", header.compressed_page_size.into())
+        })?;
+        self.limits.check_page_bytes(size)?;
+        let body_end = body_at.saturating_add(size);
+        // Seen in the wild: the last page may end past total_compressed_size
+        // (nation.dict-malformed.parquet); it must still end inside the file.
+        if body_end > self.file_len {
+            return Err(Error::truncated(
+                "page body (compressed_page_size)",
+                size,
+                self.file_len.saturating_sub(body_at),
+            )
+            .at_offset(body_at));
+        }
+        let info = match self.source {
+            SourceRef::Bytes(data) => {
+                let body = data.get(body_at as usize..body_end as usize).unwrap_or(&[]);
+                self.decoder.decode_page(&header, body, out)
+            }
+            #[cfg(feature = "std")]
+            SourceRef::Reader(r) => {
+                self.buf.clear();
+                self.buf.resize(size as usize, 0);
+                r.read_at(body_at, &mut self.buf)?;
+                self.decoder.decode_page(&header, &self.buf, out)
+            }
+        }
+        .map_err(|e| e.offset_by(body_at))?;
+        self.pos = body_end;
+        self.page += 1;
+        if matches!(info.kind, PageKind::DataV1 | PageKind::DataV2) {
+            let remaining = self.range.num_values - self.values_read;
+            if info.num_values as u64 > remaining {
+                return Err(Error::out_of_spec(
+                    "a page holds more values than remain of ColumnMetaData.num_values",
+                ));
+            }
+            // Spec: a column chunk starts a record.
+            if self.values_read == 0 && out.rep_levels.get(first_rep).is_some_and(|&r| r != 0) {
+                return Err(Error::out_of_spec(
+                    "the column chunk's first repetition level is not 0",
+                ));
+            }
+            self.values_read += info.num_values as u64;
+            self.rows_read += info.num_rows as u64;
+        }
+        Ok(info)
+    }
+
+    /// Reads and decodes the page header at `self.pos`; returns it and the body's offset.
+    fn read_header(&mut self) -> Result<(PageHeader, u64)> {
+        let depth = self.limits.nesting_depth;
+        match self.source {
+            SourceRef::Bytes(data) => {
+                let buf = data.get(self.pos as usize..).unwrap_or(&[]);
+                let (h, used) = crate::thrift::decode_prefix::<PageHeader>(buf, depth)?;
+                Ok((h, self.pos + used as u64))
+            }
+            #[cfg(feature = "std")]
+            SourceRef::Reader(r) => {
+                // Read a small prefix; grow it while the header runs past its end.
+                let available = self.file_len.saturating_sub(self.pos);
+                let cap = available.min(self.limits.page_bytes.max(64));
+                let mut want = cap.min(256);
+                loop {
+                    self.buf.clear();
+                    self.buf.resize(want as usize, 0);
+                    r.read_at(self.pos, &mut self.buf)?;
+                    match crate::thrift::decode_prefix::<PageHeader>(&self.buf, depth) {
+                        Ok((h, used)) => return Ok((h, self.pos + used as u64)),
+                        Err(e) if matches!(e.kind(), ErrorKind::Truncated { .. }) && want < cap => {
+                            want = want.saturating_mul(4).min(cap);
+                        }
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+        }
+    }
+
+    pub(crate) fn decoder(&self) -> &PageDecoder {
+        &self.decoder
+    }
+}
+
+/// Reads one column chunk: page by page, as batches of level positions
+/// ([`ColumnChunkReader::next_batch`]) or all at once ([`ColumnChunkReader::read_all`]).
+///
+/// Memory is bounded by the largest page (its body, decompressed bytes and decoded levels and
+/// values), not by the chunk, except in [`ColumnChunkReader::read_all`].
+///
+/// ```
+/// # fn main() -> parket::Result<()> {
+/// # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing/data/alltypes_plain.parquet");
+/// # let Ok(bytes) = std::fs::read(path) else { return Ok(()) };
+/// use parket::read::FileReader;
+/// use parket::values::ValuesRef;
+/// let file = FileReader::from_bytes(&bytes)?;
+/// let mut ids = file.column_chunk(0, "id")?;
+/// let mut seen = Vec::new();
+/// while let Some(batch) = ids.next_batch(3)? {
+///     assert!(batch.len() <= 3);
+///     assert_eq!(batch.def_levels().len(), batch.len()); // optional column: one level each
+///     if let ValuesRef::Int32(v) = batch.values() { seen.extend_from_slice(v) }
+/// }
+/// assert_eq!(seen, [4, 5, 6, 7, 2, 3, 0, 1]);
+/// # Ok(()) }
+/// ```
+pub struct ColumnChunkReader<'a> {
+    stream: PageStream<'a>,
+    column: PageColumn,
+    /// The current page's levels and values.
+    page: LeafData,
+    /// Next level position of `page` to hand out, and the next value.
+    level_pos: usize,
+    value_pos: usize,
+    page_len: usize,
+    path: String,
+    row_group: usize,
+}
+
+impl<'a> ColumnChunkReader<'a> {
+    pub(crate) fn new(
+        stream: PageStream<'a>,
+        column: PageColumn,
+        path: String,
+        row_group: usize,
+    ) -> Self {
+        ColumnChunkReader {
+            stream,
+            column,
+            page: column.new_leaf_data(),
+            level_pos: 0,
+            value_pos: 0,
+            page_len: 0,
+            path,
+            row_group,
+        }
+    }
+
+    fn locate(&self, e: Error) -> Error {
+        e.in_column(&self.path).in_row_group(self.row_group)
+    }
+
+    /// The column's dotted path.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The column's physical type and max levels.
+    pub fn column(&self) -> &PageColumn {
+        &self.column
+    }
+
+    /// The next at most `max_values` level positions (nulls included), or `None` at the end of
+    /// the chunk. A batch never spans pages; buffers are reused from page to page.
+    ///
+    /// `max_values` of 0 is an [`ErrorKind::InvalidArgument`].
+    pub fn next_batch(&mut self, max_values: usize) -> Result<Option<Batch<'_>>> {
+        if max_values == 0 {
+            return Err(Error::invalid_argument("next_batch(0): ask for at least 1 value"));
+        }
+        if self.level_pos >= self.page_len {
+            self.page.def_levels.clear();
+            self.page.rep_levels.clear();
+            self.page.values.clear();
+            self.level_pos = 0;
+            self.value_pos = 0;
+            self.page_len = 0;
+            let next = self.stream.next_data_page(&mut self.page);
+            match next.map_err(|e| self.locate(e))? {
+                None => return Ok(None),
+                Some(info) => self.page_len = info.num_values,
+            }
+        }
+        let start = self.level_pos;
+        let end = start + max_values.min(self.page_len - start);
+        let def = self.page.def_levels.get(start..end).unwrap_or(&[]);
+        let rep = self.page.rep_levels.get(start..end).unwrap_or(&[]);
+        let n_values = if self.column.max_def_level > 0 {
+            let max = self.column.max_def_level;
+            def.iter().filter(|&&d| d == max).count()
+        } else {
+            end - start
+        };
+        let v_start = self.value_pos;
+        let v_end = (v_start + n_values).min(self.page.values.len());
+        self.level_pos = end;
+        self.value_pos = v_end;
+        Ok(Some(Batch {
+            def_levels: def,
+            rep_levels: rep,
+            values: self.page.values.as_ref().slice(v_start..v_end),
+            len: end - start,
+        }))
+    }
+
+    /// Reads the rest of the chunk into one [`LeafData`] (levels only for max levels above 0).
+    ///
+    /// Allocation is the decoded chunk: bounded by the limits per page times the pages.
+    pub fn read_all(mut self) -> Result<LeafData> {
+        let mut out = self.column.new_leaf_data();
+        // What a caller's next_batch left of the current page.
+        if self.level_pos < self.page_len {
+            let (s, e) = (self.level_pos, self.page_len);
+            out.def_levels
+                .extend_from_slice(self.page.def_levels.get(s..e).unwrap_or(&[]));
+            out.rep_levels
+                .extend_from_slice(self.page.rep_levels.get(s..e).unwrap_or(&[]));
+            let vals = self.page.values.as_ref();
+            out.values.extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
+        }
+        loop {
+            match self.stream.next_data_page(&mut out) {
+                Ok(Some(_)) => {}
+                Ok(None) => return Ok(out),
+                Err(e) => return Err(self.locate(e)),
+            }
+        }
+    }
+
+    /// The chunk's dictionary, once its dictionary page was read.
+    pub fn dictionary(&self) -> Option<&crate::values::Values> {
+        self.stream.decoder().dictionary()
+    }
+}
