@@ -485,7 +485,7 @@ impl PageDecoder {
             .map_err(|e| locate(e, decompressed, pos))?;
         }
         let (non_null, rows) =
-            level_counts(&col, &out.def_levels[def_start..], &out.rep_levels[rep_start..])?;
+            level_counts(&col, n, &out.def_levels[def_start..], &out.rep_levels[rep_start..])?;
         let rest = data.get(pos..).unwrap_or(&[]);
         decode_values(
             h.encoding,
@@ -563,7 +563,7 @@ impl PageDecoder {
                 "DATA_PAGE_V2 whose first repetition level is not 0",
             ));
         }
-        let (non_null, rows) = level_counts(&col, &out.def_levels[def_start..], rep)?;
+        let (non_null, rows) = level_counts(&col, n, &out.def_levels[def_start..], rep)?;
         // Spec: "is_compressed ... If missing it is considered compressed".
         let codec = if h.is_compressed.unwrap_or(true) {
             self.codec
@@ -599,8 +599,7 @@ impl PageDecoder {
 
 /// The non-null values (levels equal to `max_def_level`) and the rows (repetition levels 0)
 /// of a page's levels, checking that no level exceeds its maximum.
-fn level_counts(col: &PageColumn, def: &[u16], rep: &[u16]) -> Result<(usize, usize)> {
-    let n = def.len().max(rep.len());
+fn level_counts(col: &PageColumn, n: usize, def: &[u16], rep: &[u16]) -> Result<(usize, usize)> {
     let non_null = if col.max_def_level > 0 {
         check_levels(def, col.max_def_level, "definition level")?
     } else {
