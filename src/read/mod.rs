@@ -18,7 +18,9 @@
 //!
 //! ```
 //! # fn main() -> parket::Result<()> {
-//! # let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing/data/alltypes_plain.parquet");
+//! # let dir = std::env::var_os("PARQUET_TEST_DATA").map(std::path::PathBuf::from)
+//! #     .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
+//! # let path = dir.join("data/alltypes_plain.parquet");
 //! # let Ok(bytes) = std::fs::read(path) else { return Ok(()) };
 //! use parket::read::FileReader;
 //! use parket::values::Values;
