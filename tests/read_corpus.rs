@@ -69,17 +69,41 @@ const REGISTRY: &[(&str, Expect)] = &[
     // REQUIRED column whose pages hold definition levels: values too short.
     ("bad_data/ARROW-GH-47662.parquet", Fails("Truncated")),
     // Garbage page headers (a DataPageHeader without num_values).
-    ("bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet", Fails("OutOfSpec")),
+    (
+        "bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet",
+        Fails("OutOfSpec"),
+    ),
     // Level streams shorter than the page's num_values.
-    ("bad_data/ARROW-RS-GH-6229-LEVELS.parquet", Fails("Truncated")),
+    (
+        "bad_data/ARROW-RS-GH-6229-LEVELS.parquet",
+        Fails("Truncated"),
+    ),
     // Physical type -7 in the footer.
     ("bad_data/PARQUET-1481.parquet", Fails("OutOfRange")),
-    ("data/_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json", NotParquet),
-    ("data/aes256/encrypt_columns_and_footer.parquet.encrypted", Encrypted),
-    ("data/aes256/encrypt_columns_and_footer_ctr.parquet.encrypted", Encrypted),
-    ("data/aes256/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted", Encrypted),
-    ("data/aes256/encrypt_columns_plaintext_footer.parquet.encrypted", Encrypted),
-    ("data/aes256/uniform_encryption.parquet.encrypted", Encrypted),
+    (
+        "data/_KEY_MATERIAL_FOR_external_key_material_java.parquet.encrypted.json",
+        NotParquet,
+    ),
+    (
+        "data/aes256/encrypt_columns_and_footer.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/aes256/encrypt_columns_and_footer_ctr.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/aes256/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/aes256/encrypt_columns_plaintext_footer.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/aes256/uniform_encryption.parquet.encrypted",
+        Encrypted,
+    ),
     ("data/alltypes_dictionary.parquet", Rows(2, 11)),
     ("data/alltypes_plain.parquet", Rows(8, 11)),
     ("data/alltypes_plain.snappy.parquet", Rows(2, 11)),
@@ -91,14 +115,26 @@ const REGISTRY: &[(&str, Expect)] = &[
     ("data/bloom_filter.xxhash.bin", NotParquet),
     ("data/byte_array_decimal.parquet", Rows(24, 1)),
     ("data/byte_stream_split.zstd.parquet", Rows(300, 2)),
-    ("data/byte_stream_split_extended.gzip.parquet", Rows(200, 14)),
+    (
+        "data/byte_stream_split_extended.gzip.parquet",
+        Rows(200, 14),
+    ),
     ("data/column_chunk_key_value_metadata.parquet", Rows(0, 2)),
     ("data/concatenated_gzip_members.parquet", Rows(513, 1)),
     ("data/data_index_bloom_encoding_stats.parquet", Rows(14, 1)),
-    ("data/data_index_bloom_encoding_with_length.parquet", Rows(14, 1)),
+    (
+        "data/data_index_bloom_encoding_with_length.parquet",
+        Rows(14, 1),
+    ),
     ("data/datapage_v1-corrupt-checksum.parquet", BadCrc(5120, 2)),
-    ("data/datapage_v1-snappy-compressed-checksum.parquet", Rows(5120, 2)),
-    ("data/datapage_v1-uncompressed-checksum.parquet", Rows(5120, 2)),
+    (
+        "data/datapage_v1-snappy-compressed-checksum.parquet",
+        Rows(5120, 2),
+    ),
+    (
+        "data/datapage_v1-uncompressed-checksum.parquet",
+        Rows(5120, 2),
+    ),
     ("data/datapage_v2.snappy.parquet", Rows(5, 5)),
     ("data/datapage_v2_empty_datapage.snappy.parquet", Rows(1, 1)),
     ("data/delta_binary_packed.parquet", Rows(200, 66)),
@@ -111,14 +147,35 @@ const REGISTRY: &[(&str, Expect)] = &[
     ("data/delta_encoding_required_column_expect.csv", NotParquet),
     ("data/delta_length_byte_array.parquet", Rows(1000, 1)),
     ("data/dict-page-offset-zero.parquet", Rows(39, 1)),
-    ("data/encrypt_columns_and_footer.parquet.encrypted", Encrypted),
-    ("data/encrypt_columns_and_footer_aad.parquet.encrypted", Encrypted),
-    ("data/encrypt_columns_and_footer_bloom_filter.parquet.encrypted", Encrypted),
-    ("data/encrypt_columns_and_footer_ctr.parquet.encrypted", Encrypted),
-    ("data/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted", Encrypted),
+    (
+        "data/encrypt_columns_and_footer.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/encrypt_columns_and_footer_aad.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/encrypt_columns_and_footer_bloom_filter.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/encrypt_columns_and_footer_ctr.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+        Encrypted,
+    ),
     // Plaintext footer: the footer reads, the encrypted columns do not.
-    ("data/encrypt_columns_plaintext_footer.parquet.encrypted", Encrypted),
-    ("data/external_key_material_java.parquet.encrypted", Encrypted),
+    (
+        "data/encrypt_columns_plaintext_footer.parquet.encrypted",
+        Encrypted,
+    ),
+    (
+        "data/external_key_material_java.parquet.encrypted",
+        Encrypted,
+    ),
     ("data/fixed_length_byte_array.parquet", Rows(1000, 1)),
     ("data/fixed_length_decimal.parquet", Rows(24, 1)),
     ("data/fixed_length_decimal_legacy.parquet", Rows(24, 1)),
@@ -161,12 +218,18 @@ const REGISTRY: &[(&str, Expect)] = &[
     ("data/old_list_structure.parquet", Rows(1, 1)),
     ("data/overflow_i16_page_cnt.parquet", Rows(40000, 1)),
     ("data/page_v2_empty_compressed.parquet", Rows(10, 1)),
-    ("data/plain-dict-uncompressed-checksum.parquet", Rows(1000, 2)),
+    (
+        "data/plain-dict-uncompressed-checksum.parquet",
+        Rows(1000, 2),
+    ),
     // FileMetaData.num_rows says 0; the row group says 6.
     ("data/repeated_no_annotation.parquet", Rows(6, 3)),
     ("data/repeated_primitive_no_list.parquet", Rows(4, 4)),
     ("data/rle-dict-snappy-checksum.parquet", Rows(1000, 2)),
-    ("data/rle-dict-uncompressed-corrupt-checksum.parquet", BadCrc(1000, 2)),
+    (
+        "data/rle-dict-uncompressed-corrupt-checksum.parquet",
+        BadCrc(1000, 2),
+    ),
     ("data/rle_boolean_encoding.parquet", Rows(68, 1)),
     ("data/single_nan.parquet", Rows(1, 1)),
     ("data/sort_columns.parquet", Rows(6, 2)),
@@ -250,9 +313,9 @@ fn same_leaf(a: &LeafData, b: &LeafData) -> bool {
 
 fn same_file(a: &[Vec<LeafData>], b: &[Vec<LeafData>]) -> bool {
     a.len() == b.len()
-        && a.iter().zip(b).all(|(x, y)| {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_leaf(p, q))
-        })
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_leaf(p, q)))
 }
 
 /// Reads every chunk through `next_batch(7)` and glues the batches back together.
@@ -315,15 +378,24 @@ fn check_file(name: &str, expect: Expect) {
             let one = FileReader::new(OneByte(std::io::Cursor::new(bytes.as_slice())))
                 .unwrap()
                 .verify_crc(matches!(expect, Rows(..)));
-            assert!(same_file(&all, &read_everything(&one).unwrap()), "{name}: 1-byte reads");
+            assert!(
+                same_file(&all, &read_everything(&one).unwrap()),
+                "{name}: 1-byte reads"
+            );
             if matches!(expect, BadCrc(..)) {
                 let strict = FileReader::from_bytes(&bytes).unwrap();
                 let e = read_everything(&strict).expect_err(name);
-                assert!(matches!(e.kind(), ErrorKind::Checksum { .. }), "{name}: {e}");
+                assert!(
+                    matches!(e.kind(), ErrorKind::Checksum { .. }),
+                    "{name}: {e}"
+                );
                 assert!(e.location().page.is_some() && e.location().offset.is_some());
                 let strict = FileReader::new(OneByte(std::io::Cursor::new(bytes.as_slice())));
                 let e = read_everything(&strict.unwrap()).expect_err(name);
-                assert!(matches!(e.kind(), ErrorKind::Checksum { .. }), "{name}: {e}");
+                assert!(
+                    matches!(e.kind(), ErrorKind::Checksum { .. }),
+                    "{name}: {e}"
+                );
             }
         }
         Encrypted => {
@@ -337,17 +409,26 @@ fn check_file(name: &str, expect: Expect) {
             assert_eq!(kind_name(e.kind()), kind, "{name}: {e}");
             let streamed = FileReader::new(OneByte(std::io::Cursor::new(bytes.as_slice())))
                 .and_then(|f| read_everything(&f).map(|_| ()));
-            assert_eq!(streamed.expect_err(name), e, "{name}: Read + Seek error differs");
+            assert_eq!(
+                streamed.expect_err(name),
+                e,
+                "{name}: Read + Seek error differs"
+            );
         }
         NotParquet => {
             let e = open.err().unwrap_or_else(|| panic!("{name} opened"));
             assert!(
-                matches!(e.kind(), ErrorKind::OutOfSpec { .. } | ErrorKind::Truncated { .. }),
+                matches!(
+                    e.kind(),
+                    ErrorKind::OutOfSpec { .. } | ErrorKind::Truncated { .. }
+                ),
                 "{name}: {e}"
             );
         }
         Heavy => {
-            let file = open.unwrap().with_limits(Limits::default().max_page_bytes(64 << 20));
+            let file = open
+                .unwrap()
+                .with_limits(Limits::default().max_page_bytes(64 << 20));
             let e = read_everything(&file).expect_err(name);
             assert_eq!(kind_name(e.kind()), "LimitExceeded", "{name}: {e}");
         }
@@ -358,10 +439,22 @@ fn check_file(name: &str, expect: Expect) {
 fn registry_lists_every_file() {
     let files = corpus_files();
     let listed: Vec<&str> = REGISTRY.iter().map(|(n, _)| *n).collect();
-    let unlisted: Vec<&String> = files.iter().filter(|f| !listed.contains(&f.as_str())).collect();
-    assert!(unlisted.is_empty(), "files without an expected outcome: {unlisted:?}");
-    let missing: Vec<&&str> = listed.iter().filter(|n| !files.iter().any(|f| f == *n)).collect();
-    assert!(missing.is_empty(), "registry entries without a file: {missing:?}");
+    let unlisted: Vec<&String> = files
+        .iter()
+        .filter(|f| !listed.contains(&f.as_str()))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "files without an expected outcome: {unlisted:?}"
+    );
+    let missing: Vec<&&str> = listed
+        .iter()
+        .filter(|n| !files.iter().any(|f| f == *n))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "registry entries without a file: {missing:?}"
+    );
 }
 
 #[test]
@@ -508,14 +601,23 @@ fn alltypes_plain_values() {
     assert_eq!(
         dates,
         [
-            b"03/01/09", b"03/01/09", b"04/01/09", b"04/01/09", b"02/01/09", b"02/01/09",
-            b"01/01/09", b"01/01/09"
+            b"03/01/09",
+            b"03/01/09",
+            b"04/01/09",
+            b"04/01/09",
+            b"02/01/09",
+            b"02/01/09",
+            b"01/01/09",
+            b"01/01/09"
         ]
     );
     let Values::ByteArray(s) = all("string_col").values else {
         panic!()
     };
-    assert_eq!(s.iter().collect::<Vec<_>>(), alternating(&b"0"[..], &b"1"[..]));
+    assert_eq!(
+        s.iter().collect::<Vec<_>>(),
+        alternating(&b"0"[..], &b"1"[..])
+    );
     // INT96: nanoseconds of the day (8 bytes LE), then the Julian day (4 bytes LE).
     // 2009-03-01 00:00 and 00:01, 2009-04-01 ..., 2009-02-01 ..., 2009-01-01 ...
     let Values::Int96(ts) = all("timestamp_col").values else {
@@ -534,7 +636,16 @@ fn alltypes_plain_values() {
     let min = 60_000_000_000;
     assert_eq!(
         decoded,
-        [(0, mar), (min, mar), (0, apr), (min, apr), (0, feb), (min, feb), (0, jan), (min, jan)]
+        [
+            (0, mar),
+            (min, mar),
+            (0, apr),
+            (min, apr),
+            (0, feb),
+            (min, feb),
+            (0, jan),
+            (min, jan)
+        ]
     );
 }
 
@@ -542,10 +653,17 @@ fn alltypes_plain_values() {
 fn byte_stream_split_matches_plain_twins() {
     let bytes = read("data/byte_stream_split_extended.gzip.parquet");
     let file = FileReader::from_bytes(&bytes).unwrap();
-    let names: Vec<String> = file.schema().columns().iter().map(|c| c.path_string()).collect();
+    let names: Vec<String> = file
+        .schema()
+        .columns()
+        .iter()
+        .map(|c| c.path_string())
+        .collect();
     let mut pairs = 0;
     for n in &names {
-        let Some(base) = n.strip_suffix("_plain") else { continue };
+        let Some(base) = n.strip_suffix("_plain") else {
+            continue;
+        };
         let twin = format!("{base}_byte_stream_split");
         assert!(names.contains(&twin), "no twin for {n}: {names:?}");
         let a = column(&file, n);
@@ -640,12 +758,24 @@ fn errors_carry_their_location() {
     let file = FileReader::from_bytes(&bytes).unwrap();
     let e = file.column_chunk(0, "a").unwrap().read_all().unwrap_err();
     let loc = e.location();
-    assert_eq!((loc.row_group, loc.column.as_deref(), loc.page), (Some(0), Some("a"), Some(0)));
+    assert_eq!(
+        (loc.row_group, loc.column.as_deref(), loc.page),
+        (Some(0), Some("a"), Some(0))
+    );
     // Column b: page 0 is fine, page 1 is corrupt.
     let e = file.column_chunk(0, "b").unwrap().read_all().unwrap_err();
     assert_eq!(e.location().page, Some(1), "{e}");
     let plain = FileReader::from_bytes(&bytes).unwrap().verify_crc(false);
-    assert_eq!(plain.column_chunk(0, "a").unwrap().read_all().unwrap().values.len(), 5120);
+    assert_eq!(
+        plain
+            .column_chunk(0, "a")
+            .unwrap()
+            .read_all()
+            .unwrap()
+            .values
+            .len(),
+        5120
+    );
     // An encrypted column of a plaintext-footer file.
     let bytes = read("data/encrypt_columns_plaintext_footer.parquet.encrypted");
     let file = FileReader::from_bytes(&bytes).unwrap();
@@ -675,7 +805,11 @@ fn truncations_and_flips_error_without_panicking() {
             assert!(r.is_err(), "{name}: prefix of {cut} bytes read");
             let suffix = &bytes[cut + 1..];
             let r = FileReader::from_bytes(suffix).and_then(|f| read_everything(&f).map(|_| ()));
-            assert!(r.is_err(), "{name}: {} bytes cut from the front read", cut + 1);
+            assert!(
+                r.is_err(),
+                "{name}: {} bytes cut from the front read",
+                cut + 1
+            );
         }
         // Each byte of the pages flipped: an error or a value, never a panic.
         let footer_len = u32::from_le_bytes(bytes[bytes.len() - 8..][..4].try_into().unwrap());

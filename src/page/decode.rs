@@ -96,13 +96,13 @@ use alloc::vec::Vec;
 use crate::bytes::crc32::crc32;
 use crate::compression::decompress;
 use crate::encoding::{
-    bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array,
-    delta_length_byte_array, dictionary, plain, rle,
+    bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+    dictionary, plain, rle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{
-    CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding,
-    PageHeader, PageType, PhysicalType,
+    CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding, PageHeader,
+    PageType, PhysicalType,
 };
 use crate::levels::LeafData;
 use crate::limits::Limits;
@@ -338,8 +338,7 @@ impl PageDecoder {
         out: &mut LeafData,
     ) -> Result<PageInfo> {
         let compressed = non_negative(header.compressed_page_size, "compressed_page_size")?;
-        let uncompressed =
-            non_negative(header.uncompressed_page_size, "uncompressed_page_size")?;
+        let uncompressed = non_negative(header.uncompressed_page_size, "uncompressed_page_size")?;
         if body.len() != compressed {
             return Err(Error::truncated(
                 "page body (compressed_page_size)",
@@ -416,8 +415,13 @@ impl PageDecoder {
         let n = non_negative(h.num_values, "dictionary page num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         self.limits.check_dictionary_bytes(uncompressed as u64)?;
-        let (data, decompressed) =
-            section(self.codec, body, uncompressed, &self.limits, &mut self.scratch)?;
+        let (data, decompressed) = section(
+            self.codec,
+            body,
+            uncompressed,
+            &self.limits,
+            &mut self.scratch,
+        )?;
         let mut dict = self.column.new_values();
         plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
         self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
@@ -458,8 +462,13 @@ impl PageDecoder {
         let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         let col = self.column;
-        let (data, decompressed) =
-            section(self.codec, body, uncompressed, &self.limits, &mut self.scratch)?;
+        let (data, decompressed) = section(
+            self.codec,
+            body,
+            uncompressed,
+            &self.limits,
+            &mut self.scratch,
+        )?;
         let mut pos = 0;
         let rep_start = out.rep_levels.len();
         if col.max_rep_level > 0 {
@@ -484,8 +493,12 @@ impl PageDecoder {
             )
             .map_err(|e| locate(e, decompressed, pos))?;
         }
-        let (non_null, rows) =
-            level_counts(&col, n, &out.def_levels[def_start..], &out.rep_levels[rep_start..])?;
+        let (non_null, rows) = level_counts(
+            &col,
+            n,
+            &out.def_levels[def_start..],
+            &out.rep_levels[rep_start..],
+        )?;
         let rest = data.get(pos..).unwrap_or(&[]);
         decode_values(
             h.encoding,
@@ -576,8 +589,13 @@ impl PageDecoder {
                 uncompressed as i64,
             ));
         };
-        let (data, decompressed) =
-            section(codec, values_in, values_size, &self.limits, &mut self.scratch)?;
+        let (data, decompressed) = section(
+            codec,
+            values_in,
+            values_size,
+            &self.limits,
+            &mut self.scratch,
+        )?;
         decode_values(
             h.encoding,
             data,
@@ -691,7 +709,9 @@ fn decode_values(
             byte_stream_split::decode(input, n, out)?;
         }
         Encoding::BitPacked => {
-            return Err(Error::unsupported("BIT_PACKED values (only levels may use it)"))
+            return Err(Error::unsupported(
+                "BIT_PACKED values (only levels may use it)",
+            ))
         }
         Encoding::Alp => return Err(Error::unsupported("ALP values")),
     }
@@ -748,9 +768,8 @@ pub fn fuzz_page(data: &[u8]) {
         .max_page_bytes(1 << 20)
         .max_dictionary_bytes(1 << 20)
         .max_values_per_page(1 << 16);
-    let mut decoder =
-        PageDecoder::new(column, codecs[usize::from(*codec) % codecs.len()], limits)
-            .verify_crc(codec & 0x80 != 0);
+    let mut decoder = PageDecoder::new(column, codecs[usize::from(*codec) % codecs.len()], limits)
+        .verify_crc(codec & 0x80 != 0);
     let mut out = column.new_leaf_data();
     let mut buf = rest;
     for _ in 0..8 {

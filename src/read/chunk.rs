@@ -26,7 +26,7 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 use crate::format::{ColumnMetaData, PageHeader};
 use crate::levels::LeafData;
 use crate::limits::Limits;
@@ -257,7 +257,7 @@ impl<'a> PageStream<'a> {
                     r.read_at(self.pos, &mut self.buf)?;
                     match crate::thrift::decode_prefix::<PageHeader>(&self.buf, depth) {
                         Ok((h, used)) => return Ok((h, self.pos + used as u64)),
-                        Err(e) if matches!(e.kind(), ErrorKind::Truncated { .. }) && want < cap => {
+                        Err(e) if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && want < cap => {
                             want = want.saturating_mul(4).min(cap);
                         }
                         Err(e) => return Err(e),
@@ -349,7 +349,9 @@ impl<'a> ColumnChunkReader<'a> {
     /// `max_values` of 0 is an [`ErrorKind::InvalidArgument`].
     pub fn next_batch(&mut self, max_values: usize) -> Result<Option<Batch<'_>>> {
         if max_values == 0 {
-            return Err(Error::invalid_argument("next_batch(0): ask for at least 1 value"));
+            return Err(Error::invalid_argument(
+                "next_batch(0): ask for at least 1 value",
+            ));
         }
         if self.level_pos >= self.page_len {
             self.page.def_levels.clear();
@@ -399,7 +401,8 @@ impl<'a> ColumnChunkReader<'a> {
             out.rep_levels
                 .extend_from_slice(self.page.rep_levels.get(s..e).unwrap_or(&[]));
             let vals = self.page.values.as_ref();
-            out.values.extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
+            out.values
+                .extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
         }
         loop {
             match self.stream.next_data_page(&mut out) {

@@ -41,6 +41,7 @@
 pub mod chunk;
 pub mod footer;
 
+#[cfg(feature = "std")]
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -283,8 +284,7 @@ impl<'a> FileReader<'a> {
         }
         let range = ChunkRange::new(meta, self.file_len, rg.num_rows).map_err(locate)?;
         let column = PageColumn::from(desc);
-        let decoder =
-            PageDecoder::new(column, meta.codec, self.limits).verify_crc(self.verify_crc);
+        let decoder = PageDecoder::new(column, meta.codec, self.limits).verify_crc(self.verify_crc);
         let source = match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
             #[cfg(feature = "std")]

@@ -51,8 +51,8 @@ fn decoder(col: PageColumn) -> PageDecoder {
 
 /// The module docs' worked example: `[1, null, 3]` in an OPTIONAL INT32 column.
 const EXAMPLE: [u8; 31] = [
-    0x15, 0x00, 0x15, 0x1c, 0x15, 0x1c, 0x2c, 0x15, 0x06, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06,
-    0x00, 0x00, // header
+    0x15, 0x00, 0x15, 0x1c, 0x15, 0x1c, 0x2c, 0x15, 0x06, 0x15, 0x00, 0x15, 0x06, 0x15, 0x06, 0x00,
+    0x00, // header
     0x02, 0x00, 0x00, 0x00, 0x03, 0x05, // definition levels 1, 0, 1
     0x01, 0x00, 0x00, 0x00, 0x03, 0x00, 0x00, 0x00, // values 1, 3
 ];
@@ -130,7 +130,10 @@ fn v2_page_with_rep_and_def_levels() {
     let mut d = PageDecoder::new(col, CompressionCodec::Snappy, Limits::default());
     let mut out = col.new_leaf_data();
     let info = d.decode_page(&h, &body, &mut out).unwrap();
-    assert_eq!((info.kind, info.num_rows, info.num_non_null), (PageKind::DataV2, 2, 2));
+    assert_eq!(
+        (info.kind, info.num_rows, info.num_non_null),
+        (PageKind::DataV2, 2, 2)
+    );
     assert_eq!(out.rep_levels, [0, 1, 0]);
     assert_eq!(out.def_levels, [1, 0, 1]);
     assert_eq!(out.values, Values::Int32(vec![7, 9]));
@@ -142,7 +145,10 @@ fn v2_page_with_rep_and_def_levels() {
 
     // Level byte lengths past the body.
     let mut h2 = h.clone();
-    h2.data_page_header_v2.as_mut().unwrap().definition_levels_byte_length = 11;
+    h2.data_page_header_v2
+        .as_mut()
+        .unwrap()
+        .definition_levels_byte_length = 11;
     let e = d.decode_page(&h2, &body, &mut out).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
 }
@@ -238,7 +244,10 @@ fn bit_packed_levels_and_rle_booleans() {
     // Values: RLE BOOLEAN, length 2, bit-packed run 03, bits true,false = 0x01.
     let body = [0xa0, 2, 0, 0, 0, 0x03, 0x01];
     let mut h = v1(3, Encoding::Rle, &body);
-    h.data_page_header.as_mut().unwrap().definition_level_encoding = Encoding::BitPacked;
+    h.data_page_header
+        .as_mut()
+        .unwrap()
+        .definition_level_encoding = Encoding::BitPacked;
     let col = PageColumn::new(PhysicalType::Boolean, 0, 1, 0);
     let mut out = col.new_leaf_data();
     decoder(col).decode_page(&h, &body, &mut out).unwrap();
@@ -259,20 +268,35 @@ fn header_counts_and_sizes_are_checked() {
     // Negative sizes and counts.
     let mut h = v1(3, Encoding::Plain, body);
     h.compressed_page_size = -1;
-    assert!(matches!(kind(&h, body, Limits::default()), ErrorKind::OutOfRange { .. }));
+    assert!(matches!(
+        kind(&h, body, Limits::default()),
+        ErrorKind::OutOfRange { .. }
+    ));
     let mut h = v1(3, Encoding::Plain, body);
     h.uncompressed_page_size = -5;
-    assert!(matches!(kind(&h, body, Limits::default()), ErrorKind::OutOfRange { .. }));
+    assert!(matches!(
+        kind(&h, body, Limits::default()),
+        ErrorKind::OutOfRange { .. }
+    ));
     let h = v1(-3, Encoding::Plain, body);
-    assert!(matches!(kind(&h, body, Limits::default()), ErrorKind::OutOfRange { .. }));
+    assert!(matches!(
+        kind(&h, body, Limits::default()),
+        ErrorKind::OutOfRange { .. }
+    ));
     // A body shorter than compressed_page_size.
     let h = v1(3, Encoding::Plain, body);
-    assert!(matches!(kind(&h, &body[1..], Limits::default()), ErrorKind::Truncated { .. }));
+    assert!(matches!(
+        kind(&h, &body[1..], Limits::default()),
+        ErrorKind::Truncated { .. }
+    ));
     // uncompressed_page_size is checked before decompressing (the body is not Snappy).
     let mut h = v1(3, Encoding::Plain, body);
     h.uncompressed_page_size = 1 << 30;
     let limited = Limits::default().max_page_bytes(1 << 20);
-    assert!(matches!(kind(&h, body, limited), ErrorKind::LimitExceeded { .. }));
+    assert!(matches!(
+        kind(&h, body, limited),
+        ErrorKind::LimitExceeded { .. }
+    ));
     // num_values over the limit.
     let h = v1(3, Encoding::Plain, body);
     let limited = Limits::default().max_values_per_page(2);
