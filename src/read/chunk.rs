@@ -190,6 +190,18 @@ impl<'a> PageStream<'a> {
             Error::out_of_range("compressed_page_size", header.compressed_page_size.into())
         })?;
         self.limits.check_page_bytes(size)?;
+        // Check the page's level positions against what remains of the chunk before decoding:
+        // runs of levels cost memory that their bytes do not bound.
+        let declared = match (&header.data_page_header, &header.data_page_header_v2) {
+            (Some(h), _) if header.type_ == crate::format::PageType::DataPage => h.num_values,
+            (_, Some(h)) if header.type_ == crate::format::PageType::DataPageV2 => h.num_values,
+            _ => 0,
+        };
+        if u64::try_from(declared).is_ok_and(|n| n > self.range.num_values - self.values_read) {
+            return Err(Error::out_of_spec(
+                "a page holds more values than remain of ColumnMetaData.num_values",
+            ));
+        }
         let body_end = body_at.saturating_add(size);
         // Seen in the wild: the last page may end past total_compressed_size
         // (nation.dict-malformed.parquet); it must still end inside the file.
@@ -257,7 +269,10 @@ impl<'a> PageStream<'a> {
                     r.read_at(self.pos, &mut self.buf)?;
                     match crate::thrift::decode_prefix::<PageHeader>(&self.buf, depth) {
                         Ok((h, used)) => return Ok((h, self.pos + used as u64)),
-                        Err(e) if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && want < cap => {
+                        Err(e)
+                            if matches!(e.kind(), crate::ErrorKind::Truncated { .. })
+                                && want < cap =>
+                        {
                             want = want.saturating_mul(4).min(cap);
                         }
                         Err(e) => return Err(e),

@@ -58,9 +58,9 @@ use chunk::{ChunkRange, PageStream};
 
 /// A `Read + Seek` source, boxed once by [`FileReader::new`].
 #[cfg(feature = "std")]
-pub trait ReadSeek: std::io::Read + std::io::Seek {}
+pub trait ReadSeek: std::io::Read + std::io::Seek + Send {}
 #[cfg(feature = "std")]
-impl<T: std::io::Read + std::io::Seek> ReadSeek for T {}
+impl<T: std::io::Read + std::io::Seek + Send> ReadSeek for T {}
 
 /// Random access to the file's bytes for a `Read + Seek` source.
 #[cfg(feature = "std")]
@@ -135,6 +135,10 @@ impl ColumnSelector for String {
 /// Over a byte slice ([`FileReader::from_bytes`]) page bodies are sub-slices of the input;
 /// over a `Read + Seek` ([`FileReader::new`], with the `std` feature) pages are read one at a
 /// time (header, then exactly the body), so memory is bounded by the largest page.
+///
+/// A `FileReader` is `Send`; its column chunk readers borrow it. Over a `Read + Seek`, chunk
+/// readers share the one source (each seeks before it reads), so several can be open at once
+/// on one thread.
 pub struct FileReader<'a> {
     source: Source<'a>,
     file_len: u64,
@@ -162,13 +166,13 @@ impl<'a> FileReader<'a> {
     /// Opens a file through any `Read + Seek` (a `File`, a `Cursor`, ...), reading the footer
     /// now and pages on demand, with the default [`Limits`].
     #[cfg(feature = "std")]
-    pub fn new<R: std::io::Read + std::io::Seek + 'a>(reader: R) -> Result<FileReader<'a>> {
+    pub fn new<R: std::io::Read + std::io::Seek + Send + 'a>(reader: R) -> Result<FileReader<'a>> {
         Self::new_with_limits(reader, Limits::default())
     }
 
     /// [`FileReader::new`], with `limits` for the footer too.
     #[cfg(feature = "std")]
-    pub fn new_with_limits<R: std::io::Read + std::io::Seek + 'a>(
+    pub fn new_with_limits<R: std::io::Read + std::io::Seek + Send + 'a>(
         reader: R,
         limits: Limits,
     ) -> Result<FileReader<'a>> {
