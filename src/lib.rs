@@ -38,6 +38,9 @@ pub mod page;
 pub mod read;
 pub mod record;
 pub mod schema;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod testing;
 pub mod thrift;
 pub mod values;
 #[cfg(feature = "write")]
