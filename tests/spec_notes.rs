@@ -146,8 +146,14 @@ fn every_note_is_compiled_into_rustdoc_and_listed_in_the_readme() {
     let readme = fs::read_to_string(notes_dir().join("README.md")).expect("spec-notes/README.md");
     for (name, _) in notes() {
         let include = format!("include_str!(\"../spec-notes/{name}\")");
-        assert!(module.contains(&include), "{name} is not included by src/spec_notes.rs");
-        assert!(readme.contains(&name), "{name} is not listed in spec-notes/README.md");
+        assert!(
+            module.contains(&include),
+            "{name} is not included by src/spec_notes.rs"
+        );
+        assert!(
+            readme.contains(&name),
+            "{name} is not listed in spec-notes/README.md"
+        );
     }
 }
 
@@ -156,8 +162,14 @@ fn the_checker_itself() {
     let md = "x\n```text\n88 C6 FA  note 10 20\n01 02 | 03 04 05\n```\n```rust\nlet a = [0x01, 0x88, 0xc6, 0xFA]; let b = 0x0304; [0x03, 0x04, 0x05];\n```\n";
     let b = blocks(md);
     assert_eq!(b.len(), 2);
-    assert_eq!(hex_runs(&b[0].1), [vec![0x88, 0xC6, 0xFA], vec![0x03, 0x04, 0x05]]);
-    assert_eq!(byte_literals(&b[1].1), [0x01, 0x88, 0xC6, 0xFA, 0x03, 0x04, 0x05]);
+    assert_eq!(
+        hex_runs(&b[0].1),
+        [vec![0x88, 0xC6, 0xFA], vec![0x03, 0x04, 0x05]]
+    );
+    assert_eq!(
+        byte_literals(&b[1].1),
+        [0x01, 0x88, 0xC6, 0xFA, 0x03, 0x04, 0x05]
+    );
     assert!(contains(&byte_literals(&b[1].1), &[0x88, 0xC6, 0xFA]));
     assert!(!contains(&byte_literals(&b[1].1), &[0xC6, 0x88]));
 }
