@@ -38,6 +38,7 @@ pub mod page;
 pub mod read;
 pub mod record;
 pub mod schema;
+pub mod spec_notes;
 #[cfg(feature = "std")]
 #[doc(hidden)]
 pub mod testing;
