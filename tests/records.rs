@@ -816,3 +816,64 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn projection_keeps_paths_maps_and_two_level_records() {
+    let schema = Schema::parse(
+        "message m {
+          required int32 a;
+          optional group b { optional int32 x; optional group y { required int32 z; } }
+          optional group m (MAP) { repeated group key_value {
+            required binary key (STRING); optional int32 value; } }
+          optional group l (LIST) { repeated group rec { required int32 p; required int32 q; } }
+          optional group t (LIST) { repeated group list { optional group element {
+            optional int32 u; optional int32 v; } } }
+        }",
+    )
+    .unwrap();
+    let (p, cols) = schema
+        .project(&["t.list.element.v", "m.key_value.value", "b.y", "l.rec.q"])
+        .unwrap();
+    let expected = Schema::parse(
+        "message m {
+          optional group b { optional group y { required int32 z; } }
+          optional group m (MAP) { repeated group key_value {
+            required binary key (STRING); optional int32 value; } }
+          optional group l (LIST) { repeated group rec { required int32 p; required int32 q; } }
+          optional group t (LIST) { repeated group list { optional group element {
+            optional int32 v; } } }
+        }",
+    )
+    .unwrap();
+    assert_eq!(p, expected);
+    // a 0, b.x 1, b.y.z 2, m.key 3, m.value 4, l.p 5, l.q 6, t.u 7, t.v 8
+    assert_eq!(cols, [2, 3, 4, 5, 6, 8]);
+    // A group selects everything below it; the root path is everything; order does not matter.
+    let (p, cols) = schema.project(&["b", "a"]).unwrap();
+    assert_eq!(cols, [0, 1, 2]);
+    assert_eq!(p.columns().len(), 3);
+    let e = schema.project(&["a", "nope.x"]).unwrap_err().to_string();
+    assert!(e.contains("nope.x"), "{e}");
+    let (p, cols) = schema.project(&[]).unwrap();
+    assert!(cols.is_empty() && p.columns().is_empty());
+
+    // Assembling the kept columns with the projected schema gives projected records.
+    let records = vec![g(vec![
+        Value::Int32(1),
+        g(vec![Value::Int32(2), g(vec![Value::Int32(3)])]),
+        Value::Map(vec![(s("k"), Value::Int32(4))]),
+        Value::Null,
+        l(vec![g(vec![Value::Null, Value::Int32(5)]), Value::Null]),
+    ])];
+    let columns = shred(&schema, &records).unwrap();
+    let (p, cols) = schema.project(&["t", "b.x"]).unwrap();
+    let kept: Vec<LeafData> = cols.iter().map(|&i| columns[i].clone()).collect();
+    let got = assemble(&p, &kept).unwrap();
+    assert_eq!(
+        got,
+        vec![g(vec![
+            g(vec![Value::Int32(2)]),
+            l(vec![g(vec![Value::Null, Value::Int32(5)]), Value::Null]),
+        ])]
+    );
+}
