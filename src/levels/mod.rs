@@ -19,7 +19,7 @@
 //! ```
 
 pub mod assemble;
-mod shape;
+pub mod shape;
 pub mod shred;
 
 pub use assemble::assemble;

@@ -22,27 +22,35 @@ use crate::format::{ConvertedType, FieldRepetitionType, LogicalType};
 use crate::schema::{Node, NodeKind, Schema};
 
 /// Deepest schema the record code walks (it recurses once per nesting level).
-pub(crate) const MAX_DEPTH: usize = 512;
+pub const MAX_DEPTH: usize = 512;
 
 /// What a node's (non-repeated) value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Shape {
+pub enum Shape {
     /// A leaf: its column.
     Leaf(usize),
     /// A plain group.
     Group,
     /// A LIST group. `repeated` is its repeated child; `three_level` says whether the element
     /// is that child's only field (3-level) or the repeated child itself (2-level).
-    List { repeated: usize, three_level: bool },
+    List {
+        /// Node index of the repeated child.
+        repeated: usize,
+        /// Whether the element is the repeated child's only field.
+        three_level: bool,
+    },
     /// A MAP group: `repeated` is the key/value group.
-    Map { repeated: usize },
+    Map {
+        /// Node index of the repeated key/value group.
+        repeated: usize,
+    },
     /// A repeated MAP_KEY_VALUE group outside a MAP: the node is itself the key/value group,
     /// and its repetitions are the map's entries.
     KeyValue,
 }
 
 /// Whether a node carries a MAP annotation (the logical type or either converted type).
-pub(crate) fn is_map_annotated(node: &Node) -> bool {
+pub fn is_map_annotated(node: &Node) -> bool {
     matches!(node.logical_type, Some(LogicalType::Map))
         || matches!(
             node.converted_type,
@@ -62,7 +70,7 @@ fn is_key_value_group(node: &Node) -> bool {
 }
 
 /// The shape of node `i` of `schema`.
-pub(crate) fn shape_of(schema: &Schema, i: usize) -> Shape {
+pub fn shape_of(schema: &Schema, i: usize) -> Shape {
     let nodes = schema.nodes();
     let Some(node) = nodes.get(i) else {
         return Shape::Group;
@@ -108,7 +116,7 @@ pub(crate) fn shape_of(schema: &Schema, i: usize) -> Shape {
 }
 
 /// Every node's shape, and a check that the tree is shallow enough to recurse over.
-pub(crate) fn shapes(schema: &Schema) -> Result<Vec<Shape>> {
+pub fn shapes(schema: &Schema) -> Result<Vec<Shape>> {
     let mut depth: Vec<usize> = Vec::with_capacity(schema.nodes().len());
     for (i, n) in schema.nodes().iter().enumerate() {
         // Nodes are depth-first: a parent precedes its children.

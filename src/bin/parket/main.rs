@@ -1,5 +1,6 @@
 //! The `parket` command-line tool.
 mod json;
+mod rows;
 
 fn main() {
     eprintln!("parket: no commands yet");
