@@ -649,8 +649,8 @@ mod properties {
     }
 
     fn nulls(n: usize, base: usize, d: u16, r: u16, out: &mut Stripes) {
-        for c in base..base + n {
-            out[c].push((None, d, r));
+        for col in out.iter_mut().skip(base).take(n) {
+            col.push((None, d, r));
         }
     }
 

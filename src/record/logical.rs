@@ -955,7 +955,7 @@ mod tests {
         assert_eq!(f16_to_f32(0xc000), -2.0);
         assert_eq!(f16_to_f32(0x7bff), 65504.0);
         assert_eq!(f16_to_f32(0x0001), 5.960_464_5e-8); // 2^-24
-        assert_eq!(f16_to_f32(0x03ff), 6.097_555_2e-5); // largest subnormal: 1023 x 2^-24
+        assert_eq!(f16_to_f32(0x03ff), 1023.0 * f32::powi(2.0, -24)); // largest subnormal: 1023 x 2^-24
         assert_eq!(f16_to_f32(0x8000).to_bits(), 0x8000_0000);
         assert_eq!(f16_to_f32(0x7c00), f32::INFINITY);
         assert!(f16_to_f32(0x7e00).is_nan());
