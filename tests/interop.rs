@@ -25,9 +25,7 @@ fn script(name: &str) -> PathBuf {
 
 fn seeds() -> (u64, u64) {
     let spec = std::env::var("PARKET_INTEROP_SEEDS").unwrap_or_else(|_| "0..200".into());
-    let (a, b) = spec
-        .split_once("..")
-        .expect("PARKET_INTEROP_SEEDS is A..B");
+    let (a, b) = spec.split_once("..").expect("PARKET_INTEROP_SEEDS is A..B");
     (a.parse().unwrap(), b.parse().unwrap())
 }
 
@@ -78,7 +76,10 @@ fn run_batch(dir: &Path, start: u64, end: u64) -> Vec<(u64, String)> {
         if !out.status.success() {
             failures.push((
                 seed,
-                format!("read: parket cat failed: {}", String::from_utf8_lossy(&out.stderr)),
+                format!(
+                    "read: parket cat failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ),
             ));
         } else if out.stdout != want.as_bytes() {
             let got = String::from_utf8_lossy(&out.stdout);
@@ -175,5 +176,9 @@ fn pyarrow_and_parket_agree_both_ways() {
         n - failed.len() as u64,
         failed.len()
     );
-    assert!(failures.is_empty(), "{} seeds failed: {failed:?}", failed.len());
+    assert!(
+        failures.is_empty(),
+        "{} seeds failed: {failed:?}",
+        failed.len()
+    );
 }

@@ -5,6 +5,7 @@
 mod args;
 mod json;
 mod meta;
+mod rows;
 
 use args::Args;
 
