@@ -38,6 +38,10 @@ pub mod page;
 pub mod read;
 pub mod record;
 pub mod schema;
+pub mod spec_notes;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod testing;
 pub mod thrift;
 pub mod values;
 #[cfg(feature = "write")]
