@@ -35,6 +35,8 @@
 //! # Ok(()) }
 //! ```
 //!
+//! Records (row group by row group, optionally projected): [`FileReader::records`].
+//!
 //! Errors say where: row group, column path, page ordinal (the dictionary page is page 0) and
 //! file offset (of the failing byte when the page is stored uncompressed, else of the page).
 
@@ -53,6 +55,7 @@ use crate::format::FileMetaData;
 use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::page::decode::{PageColumn, PageDecoder};
+use crate::record::Value;
 use crate::schema::Schema;
 use chunk::{ChunkRange, PageStream};
 
@@ -298,6 +301,46 @@ impl<'a> FileReader<'a> {
         Ok(ColumnChunkReader::new(stream, column, path, row_group))
     }
 
+    /// The file's records, row group by row group, keeping only `columns` (dotted leaf or
+    /// group paths, see [`Schema::project`]) or every column with `None`.
+    ///
+    /// Each row group's selected chunks are read whole ([`FileReader::read_row_group`]) and
+    /// assembled ([`crate::levels::assemble`]) when the iterator reaches it, so memory is one
+    /// row group's columns and records. Errors: a path that names no field (here); then, from
+    /// the iterator, any error reading or assembling a row group (with the row group's ordinal),
+    /// after which it ends.
+    ///
+    /// ```
+    /// # fn main() -> parket::Result<()> {
+    /// # let dir = std::env::var_os("PARQUET_TEST_DATA").map(std::path::PathBuf::from)
+    /// #     .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
+    /// # let Ok(bytes) = std::fs::read(dir.join("data/alltypes_plain.parquet")) else { return Ok(()) };
+    /// use parket::read::FileReader;
+    /// use parket::record::Value;
+    /// let file = FileReader::from_bytes(&bytes)?;
+    /// let ids: Vec<Value> = file.records(Some(&["id", "bool_col"]))?.collect::<Result<_, _>>()?;
+    /// assert_eq!(ids.len(), 8);
+    /// assert_eq!(ids[0], Value::Group(vec![Value::Int32(4), Value::Boolean(true)]));
+    /// # Ok(()) }
+    /// ```
+    pub fn records(&self, columns: Option<&[&str]>) -> Result<Records<'_, 'a>> {
+        let (schema, leaves) = match columns {
+            Some(paths) => self.schema.project(paths)?,
+            None => (
+                self.schema.clone(),
+                (0..self.schema.columns().len()).collect(),
+            ),
+        };
+        Ok(Records {
+            file: self,
+            schema,
+            leaves,
+            row_group: 0,
+            current: Vec::new().into_iter(),
+            failed: false,
+        })
+    }
+
     /// Reads whole column chunks of one row group: one [`LeafData`] per entry of `columns`
     /// (leaf indices), in that order. What record assembly takes.
     pub fn read_row_group(&self, row_group: usize, columns: &[usize]) -> Result<Vec<LeafData>> {
@@ -305,5 +348,51 @@ impl<'a> FileReader<'a> {
             .iter()
             .map(|&c| self.chunk_reader(row_group, c)?.read_all())
             .collect()
+    }
+}
+
+/// The records of a file, row group by row group: see [`FileReader::records`].
+pub struct Records<'f, 'a> {
+    file: &'f FileReader<'a>,
+    schema: Schema,
+    leaves: Vec<usize>,
+    row_group: usize,
+    current: alloc::vec::IntoIter<Value>,
+    failed: bool,
+}
+
+impl Records<'_, '_> {
+    /// The projected schema the records follow.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+}
+
+impl Iterator for Records<'_, '_> {
+    type Item = Result<Value>;
+
+    fn next(&mut self) -> Option<Result<Value>> {
+        loop {
+            if let Some(v) = self.current.next() {
+                return Some(Ok(v));
+            }
+            if self.failed || self.row_group >= self.file.num_row_groups() {
+                return None;
+            }
+            let rg = self.row_group;
+            self.row_group += 1;
+            let assembled = self
+                .file
+                .read_row_group(rg, &self.leaves)
+                .and_then(|leaves| crate::levels::assemble(&self.schema, &leaves))
+                .map_err(|e| e.in_row_group(rg));
+            match assembled {
+                Ok(records) => self.current = records.into_iter(),
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            }
+        }
     }
 }
