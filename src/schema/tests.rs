@@ -588,12 +588,12 @@ fn builder_and_parser_reject_annotations_that_do_not_fit() {
         ),
         (
             Type::required("x", P::Int32).logical_type(LogicalType::List),
-            "MAP, LIST and VARIANT annotate groups only",
+            "MAP, LIST, VARIANT and FILE annotate groups only",
         ),
         (
             Type::group("x", R::Required, [Type::required("y", P::Int32)])
                 .logical_type(LogicalType::String),
-            "only MAP, LIST and VARIANT annotate groups",
+            "only MAP, LIST, VARIANT and FILE annotate groups",
         ),
         (
             Type::required("x", P::Int64)
