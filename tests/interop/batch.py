@@ -1,6 +1,8 @@
 """Batch driver for the Rust harness (tests/interop.rs): one Python process for many seeds.
 
 python3 batch.py gen --start A --end B --out DIR     runs gen.generate for seeds A..B-1 into DIR/<seed>/
+python3 batch.py rows --out DIR FILE...              writes each FILE's rows (rows.py's output) to
+                                                     DIR/<basename>.jsonl, or DIR/<basename>.err
 python3 batch.py check --start A --end B --dir DIR   compares DIR/<seed>/parket.parquet (read by
                                                      pyarrow) with DIR/<seed>/rows.jsonl; prints
                                                      one line per seed: "<seed> ok" or
@@ -18,12 +20,25 @@ import gen  # noqa: E402
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["gen", "check"])
-    ap.add_argument("--start", type=int, required=True)
-    ap.add_argument("--end", type=int, required=True)
+    ap.add_argument("mode", choices=["gen", "check", "rows"])
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--end", type=int, default=0)
     ap.add_argument("--out")
     ap.add_argument("--dir")
-    a = ap.parse_args()
+    ap.add_argument("files", nargs="*")
+    a = ap.parse_intermixed_args()
+    if a.mode == "rows":
+        import jsonrows
+        for f in a.files:
+            base = os.path.join(a.out, os.path.basename(f))
+            try:
+                text = "".join(line + "\n" for line in jsonrows.file_lines(f))
+                with open(base + ".jsonl", "w", encoding="utf-8") as o:
+                    o.write(text)
+            except Exception as e:  # noqa: BLE001
+                with open(base + ".err", "w", encoding="utf-8") as o:
+                    o.write("%s: %s" % (type(e).__name__, e))
+        return
     for seed in range(a.start, a.end):
         if a.mode == "gen":
             gen.generate(seed, os.path.join(a.out, str(seed)))

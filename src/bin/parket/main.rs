@@ -3,6 +3,7 @@
 //! Errors go to stderr with exit code 1; a panic is never an answer.
 
 mod args;
+mod cat;
 mod json;
 mod meta;
 mod rows;
@@ -15,6 +16,8 @@ usage: parket <command> [options]
 commands:
   schema FILE                 print the schema as message text
   meta [--json] FILE          print the footer metadata
+  cat [--json] [--columns a,b.c] [--limit N] FILE
+                              print the rows (--json: one JSON object per line)
 ";
 
 fn main() {
@@ -24,6 +27,7 @@ fn main() {
     let result = match command.as_str() {
         "schema" => meta::schema(args),
         "meta" => meta::meta(args),
+        "cat" => cat::cat(args),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
