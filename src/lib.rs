@@ -38,6 +38,7 @@ pub mod page;
 pub mod read;
 pub mod record;
 pub mod schema;
+pub mod statistics;
 pub mod thrift;
 pub mod values;
 #[cfg(feature = "write")]
