@@ -1,1 +1,9 @@
-//! (module page: to be filled in)
+//! Layer 4: pages. A page is a Thrift `PageHeader` followed by `compressed_page_size` bytes;
+//! this layer is the only one that knows a Data Page V1 from a V2, where the levels go, what
+//! is compressed, and what the CRC covers.
+//!
+//! Spec: parquet.thrift (`PageHeader`, `DataPageHeader`, `DataPageHeaderV2`,
+//! `DictionaryPageHeader`) and the README's "Data Pages" section.
+
+#[cfg(feature = "write")]
+pub mod encode;
