@@ -38,7 +38,11 @@ pub mod page;
 pub mod read;
 pub mod record;
 pub mod schema;
+pub mod spec_notes;
 pub mod statistics;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod testing;
 pub mod thrift;
 pub mod values;
 #[cfg(feature = "write")]

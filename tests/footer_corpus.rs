@@ -16,30 +16,12 @@ use parket::read::footer::{metadata_from_bytes, read_metadata};
 use parket::{ErrorKind, Limits};
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("PARQUET_TEST_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-    assert!(
-        dir.join("data").is_dir(),
-        "parquet-testing corpus not found at {}: set PARQUET_TEST_DATA to the directory that \
-         holds data/ and bad_data/ (a checkout of apache/parquet-testing), e.g. \
-         PARQUET_TEST_DATA=/path/to/parquet-testing cargo test",
-        dir.display()
-    );
-    dir
+    parket::testing::corpus_dir()
 }
 
 fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            p.is_file() && (name.ends_with(".parquet") || name.ends_with(".parquet.encrypted"))
-        })
-        .collect();
-    v.sort();
-    v
+    let rel = dir.strip_prefix(corpus()).expect("a corpus subdirectory");
+    parket::testing::corpus_files(&rel.to_string_lossy())
 }
 
 fn round_trip(m: &FileMetaData, name: &str) {

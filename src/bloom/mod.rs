@@ -93,23 +93,9 @@ mod tests {
     use crate::values::ByteArrays;
     use proptest::prelude::*;
 
-    /// The shared parquet-testing checkout: `$PARQUET_TESTING`, or `shared/parquet-testing`
-    /// beside the repository (CI) or beside the worktree folder (helpers' worktrees).
     #[cfg(feature = "std")]
     fn fixture(name: &str) -> std::vec::Vec<u8> {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let mut candidates = std::vec::Vec::new();
-        if let Ok(p) = std::env::var("PARQUET_TESTING") {
-            candidates.push(std::path::PathBuf::from(p));
-        }
-        candidates.push(std::path::Path::new(root).join("../shared/parquet-testing"));
-        candidates.push(std::path::Path::new(root).join("../../shared/parquet-testing"));
-        for c in &candidates {
-            if let Ok(b) = std::fs::read(c.join("data").join(name)) {
-                return b;
-            }
-        }
-        panic!("fixture {name} not found in {candidates:?}");
+        crate::testing::corpus_file(name)
     }
 
     #[cfg(feature = "std")]

@@ -30,7 +30,7 @@
 //!
 //! The fast path unpacks whole groups of 8 with one function per bit width (const generics:
 //! every shift and mask is a constant, and the 8 values unroll), selected once per call from a
-//! table. The [`reference`] module keeps the obvious value-at-a-time implementation as the
+//! table. The [`reference`](mod@reference) module keeps the obvious value-at-a-time implementation as the
 //! oracle that the property tests compare against, for every width.
 //!
 //! The MSB-first packing of the deprecated BIT_PACKED encoding lives in

@@ -10,9 +10,9 @@
 //! | UNCOMPRESSED | 0 | copy | — |
 //! | SNAPPY | 1 | `snap` (raw format) | `snappy` |
 //! | GZIP | 2 | `flate2`, multi-member | `gzip` |
-//! | LZO | 3 | [`lzo`] (ours), Hadoop framing | `lzo` |
+//! | LZO | 3 | `lzo.rs` (ours), Hadoop framing | `lzo` |
 //! | BROTLI | 4 | `brotli` | `brotli` |
-//! | LZ4 | 5 | `lz4_flex`, [`hadoop`] framing, bare-block fallback | `lz4` |
+//! | LZ4 | 5 | `lz4_flex`, Hadoop framing (`hadoop.rs`), bare-block fallback | `lz4` |
 //! | ZSTD | 6 | `zstd` (libzstd), or `ruzstd` for decoding | `zstd` / `zstd-pure` |
 //! | LZ4_RAW | 7 | `lz4_flex`, bare block | `lz4` |
 //!

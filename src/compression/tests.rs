@@ -587,19 +587,7 @@ mod fixtures {
     use super::*;
 
     fn fixture(name: &str) -> std::vec::Vec<u8> {
-        let root = env!("CARGO_MANIFEST_DIR");
-        let mut candidates = Vec::new();
-        if let Ok(p) = std::env::var("PARQUET_TESTING") {
-            candidates.push(std::path::PathBuf::from(p));
-        }
-        candidates.push(std::path::Path::new(root).join("../shared/parquet-testing"));
-        candidates.push(std::path::Path::new(root).join("../../shared/parquet-testing"));
-        for c in &candidates {
-            if let Ok(b) = std::fs::read(c.join("data").join(name)) {
-                return b;
-            }
-        }
-        panic!("fixture {name} not found in {candidates:?}");
+        crate::testing::corpus_file(name)
     }
 
     /// A test-only reader of the Thrift compact protocol, enough to find page headers.

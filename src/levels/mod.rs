@@ -18,6 +18,13 @@
 //! a = null         0    0    -
 //! ```
 
+pub mod assemble;
+pub mod shape;
+pub mod shred;
+
+pub use assemble::assemble;
+pub use shred::{empty_columns, shred, shred_into};
+
 use crate::values::Values;
 
 /// The striped form of one leaf column: levels and the non-null values.

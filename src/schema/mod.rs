@@ -109,6 +109,7 @@
 
 mod annotation;
 mod builder;
+mod project;
 mod text;
 
 #[cfg(test)]

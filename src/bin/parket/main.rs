@@ -1,7 +1,43 @@
-//! The `parket` command-line tool.
+//! The `parket` command-line tool: inspect, print and write Parquet files.
+//!
+//! Errors go to stderr with exit code 1; a panic is never an answer.
+
+mod args;
 mod json;
+mod meta;
+mod rows;
+
+use args::Args;
+
+const USAGE: &str = "\
+usage: parket <command> [options]
+
+commands:
+  schema FILE                 print the schema as message text
+  meta [--json] FILE          print the footer metadata
+";
 
 fn main() {
-    eprintln!("parket: no commands yet");
-    std::process::exit(1);
+    let mut argv = std::env::args().skip(1);
+    let command = argv.next().unwrap_or_default();
+    let args = Args::new(argv);
+    let result = match command.as_str() {
+        "schema" => meta::schema(args),
+        "meta" => meta::meta(args),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        "" => Err(format!("no command given\n{USAGE}")),
+        other => Err(format!("unknown command {other:?}\n{USAGE}")),
+    };
+    if let Err(message) = result {
+        eprintln!("parket: {message}");
+        std::process::exit(1);
+    }
+}
+
+/// Formats a library error with the file it came from.
+pub fn file_error(path: &str, e: parket::Error) -> String {
+    format!("{path}: {e}")
 }

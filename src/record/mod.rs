@@ -23,6 +23,8 @@
 
 use alloc::vec::Vec;
 
+pub mod logical;
+
 use crate::values::Int96;
 
 /// One value of a record, at any nesting level.
