@@ -206,7 +206,10 @@ impl ColumnWriter {
             if row_start && !self.def_or_len_empty() && self.page_full() {
                 self.flush_page().map_err(|e| e.in_column(&path))?;
             }
-            let mut end = (lv + SLICE_LEVELS).min(n);
+            // At most the rows the open page still has room for (a slice of k levels holds
+            // at most k rows), so max_rows_per_page holds exactly.
+            let room = self.s.max_rows_per_page.saturating_sub(self.page_rows).max(1);
+            let mut end = (lv + SLICE_LEVELS.min(room).min(self.byte_room())).min(n);
             if max_rep > 0 {
                 while end < n && rep_levels[end] != 0 {
                     end += 1;
@@ -396,6 +399,26 @@ impl ColumnWriter {
             }
         };
         levels + values
+    }
+
+    /// Levels the open page has room for before its byte limit, estimated from the bytes
+    /// per level so far (or the type's width for an empty page); at least 1.
+    fn byte_room(&self) -> usize {
+        let levels = self.page_levels();
+        let estimate = self.page_estimate();
+        let per_level = if levels > 0 {
+            estimate.div_ceil(levels)
+        } else {
+            match self.descr.physical_type {
+                PhysicalType::Boolean => 1,
+                PhysicalType::Int32 | PhysicalType::Float => 4,
+                PhysicalType::Int96 => 12,
+                PhysicalType::FixedLenByteArray => self.width,
+                _ => 8,
+            }
+        }
+        .max(1);
+        (self.s.data_page_size.saturating_sub(estimate) / per_level).max(1)
     }
 
     fn page_full(&self) -> bool {

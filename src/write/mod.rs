@@ -245,6 +245,29 @@ impl<W: Sink> FileWriter<W> {
         Ok(())
     }
 
+    /// Writes records (one [`Value::Group`](crate::record::Value) per row, shaped as the
+    /// schema): shreds them in batches of at most [`SLICE_LEVELS`] records and starts a new
+    /// row group whenever the open one reaches [`WriteOptions::row_group_rows`] rows or
+    /// `row_group_bytes` of encoded pages. On a shredding error, the records before the
+    /// failing batch are written.
+    pub fn write_records(&mut self, records: &[crate::record::Value]) -> Result<()> {
+        let mut rest = records;
+        while !rest.is_empty() {
+            let open_rows = self
+                .open
+                .as_ref()
+                .and_then(|c| c.first())
+                .map_or(0, |c| c.num_rows() as usize);
+            let room = self.options.row_group_rows.saturating_sub(open_rows).max(1);
+            let n = rest.len().min(room).min(SLICE_LEVELS);
+            let (batch, tail) = rest.split_at(n);
+            let leaves = crate::levels::shred::shred(&self.schema, batch)?;
+            self.write_columns(&leaves)?;
+            rest = tail;
+        }
+        Ok(())
+    }
+
     fn write_row_group(&mut self, columns: Vec<ColumnWriter>) -> Result<()> {
         let rg_index = self.row_groups.len();
         let num_rows = columns.first().map_or(0, |c| c.num_rows());
