@@ -39,6 +39,7 @@ pub mod read;
 pub mod record;
 pub mod schema;
 pub mod spec_notes;
+pub mod statistics;
 #[cfg(feature = "std")]
 #[doc(hidden)]
 pub mod testing;

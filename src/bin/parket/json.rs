@@ -31,7 +31,8 @@ pub fn push_f64(out: &mut String, x: f64) {
     if special(out, x.is_nan(), x.is_infinite(), x.is_sign_negative()) {
         return;
     }
-    push_repr(out, &format!("{:e}", x));
+    let sci = closest_shortest(format!("{x:e}"), x, |t| t.parse::<f64>().ok() == Some(x));
+    push_repr(out, &sci);
 }
 
 /// Appends a FLOAT: the shortest text that parses back to the same f32.
@@ -39,7 +40,24 @@ pub fn push_f32(out: &mut String, x: f32) {
     if special(out, x.is_nan(), x.is_infinite(), x.is_sign_negative()) {
         return;
     }
-    push_repr(out, &format!("{:e}", x));
+    let sci = closest_shortest(format!("{x:e}"), x as f64, |t| t.parse::<f32>().ok() == Some(x));
+    push_repr(out, &sci);
+}
+
+/// Among the shortest digit strings that parse back, Python's repr takes the one closest to
+/// the exact value, and on a tie the even one. Rust's shortest `{:e}` can take the other one
+/// of a tie (f32 -2.91015625 prints as -2.9101563, Python as -2.9101562), so this prefers the
+/// correctly rounded digits of the same length (Rust rounds exact values half to even)
+/// whenever they also parse back.
+fn closest_shortest(sci: String, exact: f64, parses_back: impl Fn(&str) -> bool) -> String {
+    let mantissa = sci.split_once('e').map_or(sci.as_str(), |(m, _)| m);
+    let digits = mantissa.chars().filter(char::is_ascii_digit).count();
+    let rounded = format!("{:.*e}", digits.saturating_sub(1), exact);
+    if rounded != sci && parses_back(&rounded) {
+        rounded
+    } else {
+        sci
+    }
 }
 
 fn special(out: &mut String, nan: bool, inf: bool, neg: bool) -> bool {
@@ -147,6 +165,17 @@ mod tests {
         out.push(' ');
         push_f32(&mut out, f32::NAN);
         assert_eq!(out, "0.1 3.4028235e+38 -0.0 \"NaN\"");
+    }
+
+    #[test]
+    fn ties_between_shortest_candidates_go_to_the_even_digit() {
+        // Python: json.dumps([-2.9101562, 7.0039062]) for the f32 values -2.91015625 and
+        // 7.00390625 (each exactly halfway between two 8-digit decimals).
+        let mut out = String::new();
+        push_f32(&mut out, -2.910_156_25_f32);
+        out.push(' ');
+        push_f32(&mut out, 7.003_906_25_f32);
+        assert_eq!(out, "-2.9101562 7.0039062");
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod cat;
 mod json;
 mod meta;
 mod rows;
+mod write;
 
 use args::Args;
 
@@ -18,6 +19,12 @@ commands:
   meta [--json] FILE          print the footer metadata
   cat [--json] [--columns a,b.c] [--limit N] FILE
                               print the rows (--json: one JSON object per line)
+  write --schema SCHEMA|@FILE --input ROWS.jsonl|- --output OUT.parquet
+        [--codec NAME[:LEVEL]] [--page-version 1|2] [--dictionary on|off]
+        [--encoding PATH=ENCODING]... [--bloom-filter PATH]... [--row-group-rows N]
+        [--page-rows N] [--page-size BYTES] [--statistics on|off] [--page-index on|off]
+        [--crc on|off]
+                              write JSON Lines (one record per line) as Parquet
 ";
 
 fn main() {
@@ -28,6 +35,7 @@ fn main() {
         "schema" => meta::schema(args),
         "meta" => meta::meta(args),
         "cat" => cat::cat(args),
+        "write" => write::write(args),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

@@ -70,8 +70,8 @@ fn write_to(schema: &Schema, options: WriteOptions, input: &str, tmp: &Path) -> 
     for (i, line) in reader.split(b'\n').enumerate() {
         let line_no = i + 1;
         let line = line.map_err(|e| format!("{input}: {e}"))?;
-        let line = std::str::from_utf8(&line)
-            .map_err(|_| format!("line {line_no}: not valid UTF-8"))?;
+        let line =
+            std::str::from_utf8(&line).map_err(|_| format!("line {line_no}: not valid UTF-8"))?;
         let line = line.strip_suffix('\r').unwrap_or(line);
         batch.push(json_to_record(schema, line, line_no)?);
         if batch.len() == BATCH {
@@ -82,7 +82,8 @@ fn write_to(schema: &Schema, options: WriteOptions, input: &str, tmp: &Path) -> 
     writer.write_records(&batch).map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
     let mut sink = writer.into_inner();
-    sink.flush().map_err(|e| format!("{}: {e}", tmp.display()))?;
+    sink.flush()
+        .map_err(|e| format!("{}: {e}", tmp.display()))?;
     sink.into_inner()
         .map_err(|e| format!("{}: {e}", tmp.display()))?
         .sync_all()
@@ -114,7 +115,9 @@ fn options(args: &mut Args) -> Result<WriteOptions, String> {
         o = o.column(path, |c| c.encoding(enc));
     }
     for path in args.values("--bloom-filter")? {
-        o = o.column(&path, |c| c.bloom_filter(Some(BloomFilterOptions::default())));
+        o = o.column(&path, |c| {
+            c.bloom_filter(Some(BloomFilterOptions::default()))
+        });
     }
     if let Some(n) = args.parsed::<usize>("--row-group-rows")? {
         o = o.row_group_rows(n);

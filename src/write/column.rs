@@ -1,0 +1,763 @@
+//! The column chunk writer: levels + values in, encoded and compressed pages out.
+//!
+//! Values arrive in batches of any size. They are cut into slices of about
+//! [`SLICE_LEVELS`] levels that end at row boundaries (repetition level 0 next), appended to
+//! the open page, and the page is closed *before* a slice that starts a new row once it has
+//! reached its byte or row limit. So a page always holds whole rows (the page index's
+//! `first_row_index` needs that), and a page is encoded and compressed as soon as it is
+//! closed: memory is the chunk's encoded pages plus one open page.
+//!
+//! Dictionary encoding: values go into a [`DictionaryEncoder`] as they arrive; the open page
+//! keeps only their indices. When the dictionary would pass its byte limit, the open page's
+//! indices are turned back into values and the rest of the chunk is written with the fallback
+//! encoding — no second dictionary is started (as pyarrow does). The dictionary page is written
+//! before the data pages when the chunk ends, because only then is the dictionary complete.
+
+use alloc::vec::Vec;
+
+use crate::bloom::{hash_value, Sbbf};
+use crate::encoding::dictionary::{self, DictionaryEncoder};
+use crate::encoding::{
+    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, plain, rle,
+};
+use crate::error::{Error, Result};
+use crate::format::{
+    BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, Encoding, OffsetIndex,
+    PageEncodingStats, PageLocation, PageType, PhysicalType, SizeStatistics,
+};
+use crate::page::encode::{data_page_v1, data_page_v2, dictionary_page, DataPage, PageInfo};
+use crate::schema::ColumnDescriptor;
+use crate::statistics::{compare, Scalar, StatKind, StatisticsBuilder};
+use crate::values::{Values, ValuesRef};
+
+use super::options::{ColumnSettings, PageVersion};
+
+/// Levels per slice between page-full checks (pyarrow checks every 1024 values).
+pub const SLICE_LEVELS: usize = 1024;
+
+/// One data page already written into the chunk buffer.
+#[derive(Debug, Clone)]
+struct PageRecord {
+    offset: usize,
+    size: usize,
+    first_row: i64,
+}
+
+/// Writes the pages of one column chunk. Obtained from
+/// [`RowGroupWriter::column`](crate::write::RowGroupWriter::column).
+#[derive(Debug)]
+pub struct ColumnWriter {
+    descr: ColumnDescriptor,
+    s: ColumnSettings,
+    kind: StatKind,
+    width: usize,
+    // Open page.
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    page_rows: usize,
+    page_nulls: usize,
+    raw: Values,
+    indices: Vec<u32>,
+    page_stats: StatisticsBuilder,
+    page_ba_bytes: i64,
+    page_def_hist: Vec<i64>,
+    page_rep_hist: Vec<i64>,
+    // Dictionary: Some from the start when enabled; `dict_active` false after fallback.
+    dict: Option<DictionaryEncoder>,
+    dict_active: bool,
+    dict_pages: i32,
+    // Chunk.
+    started: bool,
+    chunk_stats: StatisticsBuilder,
+    pages: Vec<u8>,
+    records: Vec<PageRecord>,
+    ci_null_pages: Vec<bool>,
+    ci_min: Vec<Vec<u8>>,
+    ci_max: Vec<Vec<u8>>,
+    ci_null_counts: Vec<i64>,
+    ci_def_hist: Vec<i64>,
+    ci_rep_hist: Vec<i64>,
+    ci_valid: bool,
+    oi_ba_bytes: Vec<i64>,
+    encodings: Vec<Encoding>,
+    encoding_stats: Vec<PageEncodingStats>,
+    num_values: i64,
+    num_rows: i64,
+    total_uncompressed: i64,
+    total_compressed: i64,
+    ba_bytes: i64,
+    def_hist: Vec<i64>,
+    rep_hist: Vec<i64>,
+    bloom_hashes: Vec<u64>,
+    scratch: Vec<u8>,
+}
+
+/// A finished column chunk, ready to be written at a known file offset.
+pub(crate) struct FinishedChunk {
+    pub bytes: Vec<u8>,
+    pub chunk: ColumnChunk,
+    pub column_index: Option<ColumnIndex>,
+    pub offset_index: Option<OffsetIndex>,
+    pub bloom: Option<Sbbf>,
+}
+
+impl ColumnWriter {
+    pub(crate) fn new(descr: ColumnDescriptor, s: ColumnSettings) -> Result<ColumnWriter> {
+        let kind = StatKind::of_column(&descr);
+        let width = descr.type_length.unwrap_or(0);
+        let dict = if s.dictionary {
+            Some(DictionaryEncoder::new(
+                descr.physical_type,
+                width,
+                s.dictionary_page_size_limit,
+            )?)
+        } else {
+            None
+        };
+        let hist = |max: u16| alloc::vec![0i64; if max > 0 { max as usize + 1 } else { 0 }];
+        Ok(ColumnWriter {
+            raw: Values::new(descr.physical_type, width),
+            kind,
+            width,
+            def: Vec::new(),
+            rep: Vec::new(),
+            page_rows: 0,
+            page_nulls: 0,
+            indices: Vec::new(),
+            page_stats: StatisticsBuilder::new(kind),
+            page_ba_bytes: 0,
+            page_def_hist: hist(descr.max_def_level),
+            page_rep_hist: hist(descr.max_rep_level),
+            dict_active: dict.is_some(),
+            dict,
+            dict_pages: 0,
+            started: false,
+            chunk_stats: StatisticsBuilder::new(kind),
+            pages: Vec::new(),
+            records: Vec::new(),
+            ci_null_pages: Vec::new(),
+            ci_min: Vec::new(),
+            ci_max: Vec::new(),
+            ci_null_counts: Vec::new(),
+            ci_def_hist: Vec::new(),
+            ci_rep_hist: Vec::new(),
+            ci_valid: true,
+            oi_ba_bytes: Vec::new(),
+            encodings: Vec::new(),
+            encoding_stats: Vec::new(),
+            num_values: 0,
+            num_rows: 0,
+            total_uncompressed: 0,
+            total_compressed: 0,
+            ba_bytes: 0,
+            def_hist: hist(descr.max_def_level),
+            rep_hist: hist(descr.max_rep_level),
+            bloom_hashes: Vec::new(),
+            scratch: Vec::new(),
+            s,
+            descr,
+        })
+    }
+
+    /// The column written.
+    pub fn descriptor(&self) -> &ColumnDescriptor {
+        &self.descr
+    }
+
+    /// Rows written so far (repetition level 0 positions).
+    pub fn num_rows(&self) -> u64 {
+        (self.num_rows + self.page_rows as i64) as u64
+    }
+
+    /// Bytes of encoded pages held, plus an estimate of the open page.
+    pub fn buffered_bytes(&self) -> usize {
+        self.pages.len() + self.page_estimate()
+    }
+
+    /// Writes a batch: `values` are the non-null values; `def_levels` has one level per
+    /// position (empty when the column's `max_def_level` is 0); `rep_levels` likewise for
+    /// `max_rep_level`. A batch may end inside a row; the next batch continues it.
+    ///
+    /// Errors (and writes nothing) when a level exceeds its maximum, the number of values is
+    /// not the number of definition levels at `max_def_level`, the level arrays differ in
+    /// length, the chunk's first repetition level is not 0, or the values are not of the
+    /// column's physical type.
+    pub fn write(
+        &mut self,
+        values: ValuesRef<'_>,
+        def_levels: &[u16],
+        rep_levels: &[u16],
+    ) -> Result<()> {
+        let path = self.descr.path_string();
+        self.check(values, def_levels, rep_levels)
+            .map_err(|e| e.in_column(&path))?;
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let n = if max_def > 0 {
+            def_levels.len()
+        } else if max_rep > 0 {
+            rep_levels.len()
+        } else {
+            values.len()
+        };
+        let (mut lv, mut vv) = (0, 0);
+        while lv < n {
+            let row_start = max_rep == 0 || rep_levels[lv] == 0;
+            if row_start && !self.def_or_len_empty() && self.page_full() {
+                self.flush_page().map_err(|e| e.in_column(&path))?;
+            }
+            // At most the rows the open page still has room for (a slice of k levels holds
+            // at most k rows), so max_rows_per_page holds exactly.
+            let room = self
+                .s
+                .max_rows_per_page
+                .saturating_sub(self.page_rows)
+                .max(1);
+            let mut end = (lv + SLICE_LEVELS.min(room).min(self.byte_room())).min(n);
+            if max_rep > 0 {
+                while end < n && rep_levels[end] != 0 {
+                    end += 1;
+                }
+            }
+            let d = if max_def > 0 {
+                &def_levels[lv..end]
+            } else {
+                &[][..]
+            };
+            let r = if max_rep > 0 {
+                &rep_levels[lv..end]
+            } else {
+                &[][..]
+            };
+            let nv = if max_def > 0 {
+                d.iter().filter(|&&x| x == max_def).count()
+            } else {
+                end - lv
+            };
+            self.append(end - lv, d, r, values.slice(vv..vv + nv))
+                .map_err(|e| e.in_column(&path))?;
+            lv = end;
+            vv += nv;
+        }
+        Ok(())
+    }
+
+    fn def_or_len_empty(&self) -> bool {
+        self.page_levels() == 0
+    }
+
+    fn page_levels(&self) -> usize {
+        if self.descr.max_def_level > 0 {
+            self.def.len()
+        } else if self.descr.max_rep_level > 0 {
+            self.rep.len()
+        } else if self.dict_active {
+            self.indices.len()
+        } else {
+            self.raw.len()
+        }
+    }
+
+    fn check(&self, values: ValuesRef<'_>, def: &[u16], rep: &[u16]) -> Result<()> {
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let pt = self.descr.physical_type;
+        if values.physical_type() != pt {
+            return Err(Error::invalid_argument(alloc::format!(
+                "values of {} written to a {pt} column",
+                values.physical_type()
+            )));
+        }
+        if let ValuesRef::FixedLenByteArray(f) = values {
+            if f.width() != self.width && !f.is_empty() {
+                return Err(Error::invalid_argument(alloc::format!(
+                    "values of {} bytes written to a FIXED_LEN_BYTE_ARRAY({}) column",
+                    f.width(),
+                    self.width
+                )));
+            }
+        }
+        if max_def == 0 && !def.is_empty() {
+            return Err(Error::invalid_argument(
+                "definition levels given for a column whose max_def_level is 0",
+            ));
+        }
+        if max_rep == 0 && !rep.is_empty() {
+            return Err(Error::invalid_argument(
+                "repetition levels given for a column whose max_rep_level is 0",
+            ));
+        }
+        if max_def > 0 && max_rep > 0 && def.len() != rep.len() {
+            return Err(Error::invalid_argument(alloc::format!(
+                "{} definition levels but {} repetition levels",
+                def.len(),
+                rep.len()
+            )));
+        }
+        if let Some(&bad) = def.iter().find(|&&d| d > max_def) {
+            return Err(Error::out_of_range("definition level", bad as i64));
+        }
+        if let Some(&bad) = rep.iter().find(|&&r| r > max_rep) {
+            return Err(Error::out_of_range("repetition level", bad as i64));
+        }
+        let expected = if max_def > 0 {
+            def.iter().filter(|&&d| d == max_def).count()
+        } else if max_rep > 0 {
+            rep.len()
+        } else {
+            values.len()
+        };
+        if values.len() != expected {
+            return Err(Error::invalid_argument(alloc::format!(
+                "{} values given for {expected} definition levels at max_def_level",
+                values.len()
+            )));
+        }
+        if max_rep > 0 && !self.started && rep.first().is_some_and(|&r| r != 0) {
+            return Err(Error::invalid_argument(
+                "the first repetition level of a column chunk must be 0 (a row starts there)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn append(&mut self, n: usize, d: &[u16], r: &[u16], vals: ValuesRef<'_>) -> Result<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        self.started = true;
+        self.def.extend_from_slice(d);
+        self.rep.extend_from_slice(r);
+        for &x in d {
+            self.page_def_hist[x as usize] += 1;
+        }
+        for &x in r {
+            self.page_rep_hist[x as usize] += 1;
+        }
+        self.page_rows += if self.descr.max_rep_level > 0 {
+            r.iter().filter(|&&x| x == 0).count()
+        } else {
+            n
+        };
+        let nulls = n - vals.len();
+        self.page_nulls += nulls;
+        self.page_stats.add_nulls(nulls as u64);
+        if self.s.statistics {
+            self.page_stats.update(vals)?;
+        }
+        if let ValuesRef::ByteArray(b) = vals {
+            self.page_ba_bytes += b.total_bytes() as i64;
+        }
+        if self.dict_active {
+            let dict = self
+                .dict
+                .as_mut()
+                .ok_or(Error::unsupported("dictionary state"))?;
+            let taken = dict.put(vals)?;
+            self.indices.append(&mut dict.take_indices());
+            if taken < vals.len() {
+                self.fall_back()?;
+                self.push_raw(vals.slice(taken..vals.len()));
+            }
+        } else {
+            self.push_raw(vals);
+        }
+        Ok(())
+    }
+
+    fn push_raw(&mut self, vals: ValuesRef<'_>) {
+        if self.s.bloom_filter.is_some() {
+            for i in 0..vals.len() {
+                if let Some(h) = hash_value(vals, i) {
+                    self.bloom_hashes.push(h);
+                }
+            }
+        }
+        self.raw.extend_from(vals);
+    }
+
+    /// The dictionary is full: the open page's indices become values again and the rest of
+    /// the chunk uses the fallback encoding.
+    fn fall_back(&mut self) -> Result<()> {
+        self.dict_active = false;
+        if let Some(dict) = &self.dict {
+            dictionary::gather(dict.dictionary().as_ref(), &self.indices, &mut self.raw)?;
+        }
+        self.indices.clear();
+        Ok(())
+    }
+
+    fn page_estimate(&self) -> usize {
+        let levels = (self.def.len() * rle::bit_width(self.descr.max_def_level as u64) as usize
+            + self.rep.len() * rle::bit_width(self.descr.max_rep_level as u64) as usize)
+            / 8;
+        let values = if self.dict_active {
+            let entries = self.dict.as_ref().map_or(0, |d| d.len());
+            self.indices.len() * rle::bit_width(entries as u64) as usize / 8 + 1
+        } else {
+            match &self.raw {
+                Values::Boolean(v) => v.len() / 8,
+                Values::Int32(v) => v.len() * 4,
+                Values::Float(v) => v.len() * 4,
+                Values::Int64(v) => v.len() * 8,
+                Values::Double(v) => v.len() * 8,
+                Values::Int96(v) => v.len() * 12,
+                Values::ByteArray(v) => v.data().len() + 4 * v.len(),
+                Values::FixedLenByteArray(v) => v.data().len(),
+            }
+        };
+        levels + values
+    }
+
+    /// Levels the open page has room for before its byte limit, estimated from the bytes
+    /// per level so far (or the type's width for an empty page); at least 1.
+    fn byte_room(&self) -> usize {
+        let levels = self.page_levels();
+        let estimate = self.page_estimate();
+        let per_level = if levels > 0 {
+            estimate.div_ceil(levels)
+        } else {
+            match self.descr.physical_type {
+                PhysicalType::Boolean => 1,
+                PhysicalType::Int32 | PhysicalType::Float => 4,
+                PhysicalType::Int96 => 12,
+                PhysicalType::FixedLenByteArray => self.width,
+                _ => 8,
+            }
+        }
+        .max(1);
+        (self.s.data_page_size.saturating_sub(estimate) / per_level).max(1)
+    }
+
+    fn page_full(&self) -> bool {
+        self.page_rows >= self.s.max_rows_per_page || self.page_estimate() >= self.s.data_page_size
+    }
+
+    fn encode_values(&mut self) -> Result<Encoding> {
+        self.scratch.clear();
+        if self.dict_active {
+            let entries = self.dict.as_ref().map_or(0, |d| d.len());
+            dictionary::encode_indices(&self.indices, entries, &mut self.scratch);
+            return Ok(Encoding::RleDictionary);
+        }
+        let v = self.raw.as_ref();
+        let out = &mut self.scratch;
+        match self.s.encoding {
+            Encoding::Plain => plain::encode(v, out)?,
+            Encoding::Rle => match v {
+                ValuesRef::Boolean(b) => rle::encode_booleans(b, out),
+                _ => return Err(Error::unsupported("RLE encoding of non-BOOLEAN values")),
+            },
+            Encoding::DeltaBinaryPacked => delta_binary_packed::encode(v, out)?,
+            Encoding::DeltaLengthByteArray => delta_length_byte_array::encode(v, out)?,
+            Encoding::DeltaByteArray => delta_byte_array::encode(v, out)?,
+            Encoding::ByteStreamSplit => byte_stream_split::encode(v, out)?,
+            _ => return Err(Error::unsupported("value encoding for the writer")),
+        }
+        Ok(self.s.encoding)
+    }
+
+    fn flush_page(&mut self) -> Result<()> {
+        let levels = self.page_levels();
+        if levels == 0 && !self.records.is_empty() {
+            return Ok(());
+        }
+        let num_non_null = levels - self.page_nulls;
+        let encoding = self.encode_values()?;
+        let header_stats = (self.s.statistics && !self.s.page_index)
+            .then(|| self.page_stats.to_format(self.s.statistics_truncate_length));
+        let page = DataPage {
+            num_values: u32_of(levels)?,
+            num_nulls: u32_of(self.page_nulls)?,
+            num_rows: u32_of(self.page_rows)?,
+            encoding,
+            rep_levels: &self.rep,
+            max_rep_level: self.descr.max_rep_level,
+            def_levels: &self.def,
+            max_def_level: self.descr.max_def_level,
+            values: &self.scratch,
+            statistics: header_stats,
+        };
+        let offset = self.pages.len();
+        let info: PageInfo = match self.s.page_version {
+            PageVersion::V1 => data_page_v1(&page, self.s.codec, self.s.crc, &mut self.pages)?,
+            PageVersion::V2 => data_page_v2(&page, self.s.codec, self.s.crc, &mut self.pages)?,
+        };
+        self.records.push(PageRecord {
+            offset,
+            size: info.total_compressed(),
+            first_row: self.num_rows,
+        });
+        self.total_compressed += info.total_compressed() as i64;
+        self.total_uncompressed += info.total_uncompressed() as i64;
+        if self.descr.max_def_level > 0 || self.descr.max_rep_level > 0 {
+            push_unique(&mut self.encodings, Encoding::Rle);
+        }
+        push_unique(&mut self.encodings, encoding);
+        let page_type = match self.s.page_version {
+            PageVersion::V1 => PageType::DataPage,
+            PageVersion::V2 => PageType::DataPageV2,
+        };
+        match self
+            .encoding_stats
+            .iter_mut()
+            .find(|e| e.page_type == page_type && e.encoding == encoding)
+        {
+            Some(e) => e.count += 1,
+            None => self.encoding_stats.push(PageEncodingStats {
+                page_type,
+                encoding,
+                count: 1,
+            }),
+        }
+        if encoding == Encoding::RleDictionary {
+            self.dict_pages += 1;
+        }
+        // Column index entry.
+        let null_page = num_non_null == 0;
+        self.ci_null_pages.push(null_page);
+        self.ci_null_counts.push(self.page_nulls as i64);
+        match self
+            .page_stats
+            .min_max_plain(self.s.column_index_truncate_length)
+        {
+            Some((lo, _, hi, _)) => {
+                self.ci_min.push(lo);
+                self.ci_max.push(hi);
+            }
+            None => {
+                // Spec: a null page has empty min/max; a page of only NaNs has no valid
+                // bounds, so the chunk gets no column index.
+                if !null_page {
+                    self.ci_valid = false;
+                }
+                self.ci_min.push(Vec::new());
+                self.ci_max.push(Vec::new());
+            }
+        }
+        self.ci_def_hist.extend_from_slice(&self.page_def_hist);
+        self.ci_rep_hist.extend_from_slice(&self.page_rep_hist);
+        for (a, b) in self.def_hist.iter_mut().zip(&self.page_def_hist) {
+            *a += b;
+        }
+        for (a, b) in self.rep_hist.iter_mut().zip(&self.page_rep_hist) {
+            *a += b;
+        }
+        self.page_def_hist.iter_mut().for_each(|x| *x = 0);
+        self.page_rep_hist.iter_mut().for_each(|x| *x = 0);
+        self.oi_ba_bytes.push(self.page_ba_bytes);
+        self.ba_bytes += self.page_ba_bytes;
+        self.page_ba_bytes = 0;
+        self.chunk_stats.merge(&self.page_stats);
+        self.page_stats.clear();
+        self.num_values += levels as i64;
+        self.num_rows += self.page_rows as i64;
+        self.page_rows = 0;
+        self.page_nulls = 0;
+        self.def.clear();
+        self.rep.clear();
+        self.raw.clear();
+        self.indices.clear();
+        Ok(())
+    }
+
+    /// Closes the chunk: flushes the open page and lays out the dictionary page and the data
+    /// pages as they will sit at `start` in the file.
+    pub(crate) fn finish(mut self, start: u64) -> Result<FinishedChunk> {
+        let path = self.descr.path_string();
+        self.finish_inner(start).map_err(|e| e.in_column(&path))
+    }
+
+    fn finish_inner(&mut self, start: u64) -> Result<FinishedChunk> {
+        if self.records.is_empty() && self.page_levels() == 0 {
+            // No rows: one empty page, so data_page_offset points at a real page. It is
+            // PLAIN: an RLE_DICTIONARY page would need a dictionary page.
+            self.dict_active = false;
+        }
+        if self.page_levels() > 0 || self.records.is_empty() {
+            self.flush_page()?;
+        }
+        let mut bytes = Vec::new();
+        let mut dictionary_page_offset = None;
+        let mut total_compressed = self.total_compressed;
+        let mut total_uncompressed = self.total_uncompressed;
+        let mut encodings = Vec::new();
+        let mut encoding_stats = Vec::new();
+        if let (Some(dict), true) = (&self.dict, self.dict_pages > 0) {
+            let mut plain_bytes = Vec::with_capacity(dict.dictionary_plain_bytes());
+            plain::encode(dict.dictionary().as_ref(), &mut plain_bytes)?;
+            let info = dictionary_page(
+                &plain_bytes,
+                u32_of(dict.len())?,
+                self.s.codec,
+                self.s.crc,
+                &mut bytes,
+            )?;
+            dictionary_page_offset = Some(start as i64);
+            total_compressed += info.total_compressed() as i64;
+            total_uncompressed += info.total_uncompressed() as i64;
+            encodings.push(Encoding::Plain);
+            encoding_stats.push(PageEncodingStats {
+                page_type: PageType::DictionaryPage,
+                encoding: Encoding::Plain,
+                count: 1,
+            });
+        }
+        for e in &self.encodings {
+            push_unique(&mut encodings, *e);
+        }
+        encoding_stats.extend(self.encoding_stats.iter().cloned());
+        let data_start = start + bytes.len() as u64;
+        bytes.extend_from_slice(&self.pages);
+        self.pages = Vec::new();
+
+        let bloom = match self.s.bloom_filter {
+            None => None,
+            Some(b) => {
+                let mut hashes = core::mem::take(&mut self.bloom_hashes);
+                if let Some(dict) = &self.dict {
+                    let d = dict.dictionary().as_ref();
+                    hashes.extend((0..d.len()).filter_map(|i| hash_value(d, i)));
+                }
+                hashes.sort_unstable();
+                hashes.dedup();
+                let ndv = b.ndv.unwrap_or(hashes.len() as u64);
+                let mut f = Sbbf::with_ndv_fpp(ndv, b.fpp)?;
+                for h in hashes {
+                    f.insert_hash(h);
+                }
+                Some(f)
+            }
+        };
+
+        let is_ba = self.descr.physical_type == PhysicalType::ByteArray;
+        let has_order = self.kind != StatKind::Undefined;
+        let statistics = self.s.statistics.then(|| {
+            let mut st = self
+                .chunk_stats
+                .to_format(self.s.statistics_truncate_length);
+            if !has_order {
+                st.min_value = None;
+                st.max_value = None;
+            }
+            st
+        });
+        let size_statistics = SizeStatistics {
+            unencoded_byte_array_data_bytes: is_ba.then_some(self.ba_bytes),
+            repetition_level_histogram: (self.descr.max_rep_level > 0)
+                .then(|| self.rep_hist.clone()),
+            definition_level_histogram: (self.descr.max_def_level > 0)
+                .then(|| self.def_hist.clone()),
+        };
+        let offset_index = self.s.page_index.then(|| OffsetIndex {
+            page_locations: self
+                .records
+                .iter()
+                .map(|r| PageLocation {
+                    offset: (data_start + r.offset as u64) as i64,
+                    compressed_page_size: r.size as i32,
+                    first_row_index: r.first_row,
+                })
+                .collect(),
+            unencoded_byte_array_data_bytes: is_ba.then(|| self.oi_ba_bytes.clone()),
+        });
+        let column_index = (self.s.page_index && self.s.statistics && has_order && self.ci_valid)
+            .then(|| ColumnIndex {
+                boundary_order: boundary_order(
+                    self.kind,
+                    &self.ci_null_pages,
+                    &self.ci_min,
+                    &self.ci_max,
+                ),
+                null_pages: core::mem::take(&mut self.ci_null_pages),
+                min_values: core::mem::take(&mut self.ci_min),
+                max_values: core::mem::take(&mut self.ci_max),
+                null_counts: Some(core::mem::take(&mut self.ci_null_counts)),
+                repetition_level_histograms: (self.descr.max_rep_level > 0)
+                    .then(|| core::mem::take(&mut self.ci_rep_hist)),
+                definition_level_histograms: (self.descr.max_def_level > 0)
+                    .then(|| core::mem::take(&mut self.ci_def_hist)),
+                nan_counts: None,
+            });
+        let meta = ColumnMetaData {
+            type_: self.descr.physical_type,
+            encodings,
+            path_in_schema: self.descr.path.clone(),
+            codec: self.s.codec.to_spec(),
+            num_values: self.num_values,
+            total_uncompressed_size: total_uncompressed,
+            total_compressed_size: total_compressed,
+            key_value_metadata: None,
+            data_page_offset: data_start as i64,
+            index_page_offset: None,
+            dictionary_page_offset,
+            statistics,
+            encoding_stats: Some(encoding_stats),
+            bloom_filter_offset: None,
+            bloom_filter_length: None,
+            size_statistics: Some(size_statistics),
+            geospatial_statistics: None,
+        };
+        Ok(FinishedChunk {
+            bytes,
+            chunk: ColumnChunk {
+                file_path: None,
+                file_offset: 0,
+                meta_data: Some(meta),
+                offset_index_offset: None,
+                offset_index_length: None,
+                column_index_offset: None,
+                column_index_length: None,
+                crypto_metadata: None,
+                encrypted_column_metadata: None,
+            },
+            column_index,
+            offset_index,
+            bloom,
+        })
+    }
+}
+
+fn u32_of(n: usize) -> Result<u32> {
+    u32::try_from(n).map_err(|_| Error::limit("values in a page", n as u64, u32::MAX as u64))
+}
+
+fn push_unique(v: &mut Vec<Encoding>, e: Encoding) {
+    if !v.contains(&e) {
+        v.push(e);
+    }
+}
+
+/// Spec (PageIndex.md): ASCENDING when the pages' min and max values both never decrease
+/// (null pages skipped), DESCENDING when they never increase, else UNORDERED.
+fn boundary_order(
+    kind: StatKind,
+    null_pages: &[bool],
+    mins: &[Vec<u8>],
+    maxs: &[Vec<u8>],
+) -> BoundaryOrder {
+    let pages: Vec<(Scalar, Scalar)> = null_pages
+        .iter()
+        .zip(mins.iter().zip(maxs))
+        .filter(|(null, _)| !**null)
+        .filter_map(|(_, (lo, hi))| {
+            Some((Scalar::from_plain(kind, lo)?, Scalar::from_plain(kind, hi)?))
+        })
+        .collect();
+    let (mut asc, mut desc) = (true, true);
+    for w in pages.windows(2) {
+        let lo = compare(kind, &w[0].0, &w[1].0);
+        let hi = compare(kind, &w[0].1, &w[1].1);
+        if lo.is_gt() || hi.is_gt() {
+            asc = false;
+        }
+        if lo.is_lt() || hi.is_lt() {
+            desc = false;
+        }
+    }
+    if asc {
+        BoundaryOrder::Ascending
+    } else if desc {
+        BoundaryOrder::Descending
+    } else {
+        BoundaryOrder::Unordered
+    }
+}
