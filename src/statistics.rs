@@ -811,16 +811,27 @@ mod tests {
             StatKind::of(P::Int64, None, None, Some(ConvertedType::Uint64)),
             StatKind::UInt64
         );
-        assert_eq!(StatKind::of(P::Int96, None, None, None), StatKind::Undefined);
         assert_eq!(
-            StatKind::of(P::FixedLenByteArray, Some(12), None, Some(ConvertedType::Interval)),
+            StatKind::of(P::Int96, None, None, None),
+            StatKind::Undefined
+        );
+        assert_eq!(
+            StatKind::of(
+                P::FixedLenByteArray,
+                Some(12),
+                None,
+                Some(ConvertedType::Interval)
+            ),
             StatKind::Undefined
         );
         let dec = L::Decimal {
             scale: 2,
             precision: 9,
         };
-        assert_eq!(StatKind::of(P::Int32, None, Some(&dec), None), StatKind::Int32);
+        assert_eq!(
+            StatKind::of(P::Int32, None, Some(&dec), None),
+            StatKind::Int32
+        );
         assert_eq!(
             StatKind::of(P::FixedLenByteArray, Some(4), Some(&dec), None),
             StatKind::Decimal
@@ -846,7 +857,11 @@ mod tests {
         let f = s.to_format(None);
         assert_eq!(f.min_value.as_deref(), Some(&b"a"[..]));
         assert_eq!(f.max_value.as_deref(), Some(&b"c"[..]));
-        assert_eq!((f.min, f.max), (None, None), "no deprecated fields for strings");
+        assert_eq!(
+            (f.min, f.max),
+            (None, None),
+            "no deprecated fields for strings"
+        );
         s.update(ValuesRef::ByteArray(strings(&["z", "\u{e9}"]).as_ref()))
             .unwrap();
         assert_eq!(s.max_plain().unwrap(), [0xc3, 0xa9]);
@@ -865,12 +880,19 @@ mod tests {
         n.update(ValuesRef::Float(&[f32::NAN])).unwrap();
         n.add_nulls(2);
         let f = n.to_format(None);
-        assert_eq!((f.min_value, f.max_value, f.null_count), (None, None, Some(2)));
+        assert_eq!(
+            (f.min_value, f.max_value, f.null_count),
+            (None, None, Some(2))
+        );
         let mut m = StatisticsBuilder::new(StatKind::Float);
         m.update(ValuesRef::Float(&[3.0, f32::NAN, -2.5])).unwrap();
         let f = m.to_format(None);
         assert_eq!(f.min_value.unwrap(), (-2.5f32).to_le_bytes());
-        assert_eq!(f.max.unwrap(), 3.0f32.to_le_bytes(), "deprecated max for floats");
+        assert_eq!(
+            f.max.unwrap(),
+            3.0f32.to_le_bytes(),
+            "deprecated max for floats"
+        );
     }
 
     #[test]
@@ -921,8 +943,14 @@ mod tests {
 
     #[test]
     fn truncation() {
-        assert_eq!(truncate_min(b"abcdef".to_vec(), 3), (b"abc".to_vec(), false));
-        assert_eq!(truncate_max(b"abcdef".to_vec(), 3), (b"abd".to_vec(), false));
+        assert_eq!(
+            truncate_min(b"abcdef".to_vec(), 3),
+            (b"abc".to_vec(), false)
+        );
+        assert_eq!(
+            truncate_max(b"abcdef".to_vec(), 3),
+            (b"abd".to_vec(), false)
+        );
         assert_eq!(truncate_max(b"abc".to_vec(), 3), (b"abc".to_vec(), true));
         assert_eq!(
             truncate_max(vec![0x61, 0xff, 0xff, 0xfe, 0x80], 3),
@@ -940,7 +968,10 @@ mod tests {
         let f = b.to_format(Some(2));
         assert_eq!(f.min_value.unwrap(), b"aa");
         assert_eq!(f.max_value.unwrap(), b"bc");
-        assert_eq!((f.is_min_value_exact, f.is_max_value_exact), (Some(false), Some(false)));
+        assert_eq!(
+            (f.is_min_value_exact, f.is_max_value_exact),
+            (Some(false), Some(false))
+        );
     }
 
     #[test]
@@ -977,7 +1008,10 @@ mod tests {
             max: Some(b"z".to_vec()),
             ..Default::default()
         };
-        assert_eq!(decode(&st, StatKind::Bytes, Some(&ColumnOrder::TypeOrder)).min, None);
+        assert_eq!(
+            decode(&st, StatKind::Bytes, Some(&ColumnOrder::TypeOrder)).min,
+            None
+        );
         // NaN drops both; zeros widen.
         let st = Statistics {
             min_value: Some(0f64.to_le_bytes().to_vec()),
@@ -992,14 +1026,20 @@ mod tests {
             max_value: Some(1f64.to_le_bytes().to_vec()),
             ..Default::default()
         };
-        assert_eq!(decode(&st, StatKind::Double, Some(&ColumnOrder::TypeOrder)).min, None);
+        assert_eq!(
+            decode(&st, StatKind::Double, Some(&ColumnOrder::TypeOrder)).min,
+            None
+        );
         // Wrong length, unknown order: ignored.
         let st = Statistics {
             min_value: Some(vec![1, 2]),
             max_value: Some(vec![1, 2, 3, 4]),
             ..Default::default()
         };
-        assert_eq!(decode(&st, StatKind::Int32, Some(&ColumnOrder::TypeOrder)).max, None);
+        assert_eq!(
+            decode(&st, StatKind::Int32, Some(&ColumnOrder::TypeOrder)).max,
+            None
+        );
         let st = Statistics {
             min_value: Some(vec![1, 0, 0, 0]),
             max_value: Some(vec![2, 0, 0, 0]),

@@ -5,9 +5,7 @@
 
 use parket::compression::Codec;
 use parket::encoding::rle;
-use parket::format::{
-    ColumnIndex, Encoding, FileMetaData, OffsetIndex, PageHeader, PageType,
-};
+use parket::format::{ColumnIndex, Encoding, FileMetaData, OffsetIndex, PageHeader, PageType};
 use parket::record::Value;
 use parket::schema::Schema;
 use parket::values::{ByteArrays, ValuesRef};
@@ -41,7 +39,11 @@ fn walk(file: &[u8], meta: &FileMetaData) -> Vec<Vec<(usize, PageHeader, usize)>
                 if h.type_ == PageType::DictionaryPage {
                     assert_eq!(Some(pos as i64), m.dictionary_page_offset);
                     assert!(pages.is_empty(), "dictionary page first");
-                } else if values == 0 && pages.iter().all(|(_, p, _): &(usize, PageHeader, usize)| p.type_ == PageType::DictionaryPage) {
+                } else if values == 0
+                    && pages.iter().all(|(_, p, _): &(usize, PageHeader, usize)| {
+                        p.type_ == PageType::DictionaryPage
+                    })
+                {
                     assert_eq!(pos as i64, m.data_page_offset);
                 }
                 if let Some(d) = &h.data_page_header {
@@ -93,7 +95,10 @@ fn walk(file: &[u8], meta: &FileMetaData) -> Vec<Vec<(usize, PageHeader, usize)>
             if let Some(o) = c.column_index_offset {
                 let (ci, used) = ColumnIndex::decode(&file[o as usize..]).unwrap();
                 assert_eq!(used as i32, c.column_index_length.unwrap());
-                assert_eq!(ci.null_pages.len(), pages.len() - m.dictionary_page_offset.is_some() as usize);
+                assert_eq!(
+                    ci.null_pages.len(),
+                    pages.len() - m.dictionary_page_offset.is_some() as usize
+                );
             }
             out.push(pages);
         }
@@ -135,13 +140,19 @@ fn offsets_and_sizes_walk() {
         assert_eq!(meta.num_rows, 2000);
         assert_eq!(meta.row_groups.len(), 3);
         assert_eq!(
-            meta.row_groups.iter().map(|r| r.num_rows).collect::<Vec<_>>(),
+            meta.row_groups
+                .iter()
+                .map(|r| r.num_rows)
+                .collect::<Vec<_>>(),
             [700, 700, 600]
         );
         let chunks = walk(&file, &meta);
         // 700 rows at most 100 per page: 7 data pages per chunk of the first row group.
         assert_eq!(chunks[0].len(), 1 + 7);
-        assert_eq!(meta.created_by.as_deref(), Some(concat!("parket version ", env!("CARGO_PKG_VERSION"))));
+        assert_eq!(
+            meta.created_by.as_deref(),
+            Some(concat!("parket version ", env!("CARGO_PKG_VERSION")))
+        );
     }
 }
 
@@ -234,7 +245,11 @@ fn dictionary_falls_back_mid_chunk() {
     for start in (0..600).step_by(60) {
         rg.column(0)
             .unwrap()
-            .write(ValuesRef::ByteArray(vals.as_ref().slice(start..start + 60)), &[], &[])
+            .write(
+                ValuesRef::ByteArray(vals.as_ref().slice(start..start + 60)),
+                &[],
+                &[],
+            )
             .unwrap();
     }
     rg.finish().unwrap();
@@ -244,20 +259,30 @@ fn dictionary_falls_back_mid_chunk() {
     let m = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
     let kinds: Vec<(PageType, Encoding)> = chunks[0]
         .iter()
-        .map(|(_, h, _)| match (&h.data_page_header, &h.dictionary_page_header) {
-            (Some(d), _) => (h.type_, d.encoding),
-            (_, Some(d)) => (h.type_, d.encoding),
-            _ => unreachable!(),
-        })
+        .map(
+            |(_, h, _)| match (&h.data_page_header, &h.dictionary_page_header) {
+                (Some(d), _) => (h.type_, d.encoding),
+                (_, Some(d)) => (h.type_, d.encoding),
+                _ => unreachable!(),
+            },
+        )
         .collect();
     assert_eq!(kinds[0], (PageType::DictionaryPage, Encoding::Plain));
     assert_eq!(
-        kinds.iter().filter(|k| k.0 == PageType::DictionaryPage).count(),
+        kinds
+            .iter()
+            .filter(|k| k.0 == PageType::DictionaryPage)
+            .count(),
         1,
         "no second dictionary"
     );
-    let first_plain = kinds.iter().position(|k| k.1 == Encoding::Plain && k.0 == PageType::DataPage).unwrap();
-    assert!(kinds[1..first_plain].iter().all(|k| k.1 == Encoding::RleDictionary));
+    let first_plain = kinds
+        .iter()
+        .position(|k| k.1 == Encoding::Plain && k.0 == PageType::DataPage)
+        .unwrap();
+    assert!(kinds[1..first_plain]
+        .iter()
+        .all(|k| k.1 == Encoding::RleDictionary));
     assert!(kinds[first_plain..].iter().all(|k| k.1 == Encoding::Plain));
     assert!(first_plain >= 3, "dictionary pages before the fallback");
     assert_eq!(m.encodings, [Encoding::Plain, Encoding::RleDictionary]);
@@ -299,10 +324,9 @@ fn hand_worked_optional_int32_page() {
 
 #[test]
 fn refuses_bad_input() {
-    let schema = Schema::parse(
-        "message m { required int32 a; optional int32 b; repeated int32 c; }",
-    )
-    .unwrap();
+    let schema =
+        Schema::parse("message m { required int32 a; optional int32 b; repeated int32 c; }")
+            .unwrap();
     let bad_enc = WriteOptions::default().column("a", |c| c.encoding(Encoding::DeltaByteArray));
     assert!(FileWriter::new(Vec::new(), schema.clone(), bad_enc).is_err());
     let bad_path = WriteOptions::default().column("zz", |c| c.dictionary(false));
@@ -310,14 +334,32 @@ fn refuses_bad_input() {
     let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
     let mut rg = w.next_row_group().unwrap();
     let b = rg.column("b").unwrap();
-    assert!(b.write(ValuesRef::Int32(&[1]), &[1, 1], &[]).is_err(), "count");
-    assert!(b.write(ValuesRef::Int32(&[1]), &[2], &[]).is_err(), "level > max");
+    assert!(
+        b.write(ValuesRef::Int32(&[1]), &[1, 1], &[]).is_err(),
+        "count"
+    );
+    assert!(
+        b.write(ValuesRef::Int32(&[1]), &[2], &[]).is_err(),
+        "level > max"
+    );
     assert!(b.write(ValuesRef::Int64(&[1]), &[1], &[]).is_err(), "type");
     let c = rg.column("c").unwrap();
-    assert!(c.write(ValuesRef::Int32(&[1]), &[1], &[1]).is_err(), "first rep 0");
+    assert!(
+        c.write(ValuesRef::Int32(&[1]), &[1], &[1]).is_err(),
+        "first rep 0"
+    );
     assert!(rg.column("nope").is_err());
-    rg.column("a").unwrap().write(ValuesRef::Int32(&[1, 2]), &[], &[]).unwrap();
-    rg.column("b").unwrap().write(ValuesRef::Int32(&[1]), &[1], &[]).unwrap();
-    rg.column("c").unwrap().write(ValuesRef::Int32(&[]), &[0], &[0]).unwrap();
+    rg.column("a")
+        .unwrap()
+        .write(ValuesRef::Int32(&[1, 2]), &[], &[])
+        .unwrap();
+    rg.column("b")
+        .unwrap()
+        .write(ValuesRef::Int32(&[1]), &[1], &[])
+        .unwrap();
+    rg.column("c")
+        .unwrap()
+        .write(ValuesRef::Int32(&[]), &[0], &[0])
+        .unwrap();
     assert!(rg.finish().is_err(), "row counts differ");
 }

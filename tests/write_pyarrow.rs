@@ -174,7 +174,11 @@ fn data(n: usize, seed: u64) -> Vec<Col> {
                     let s: String = (0..len)
                         .map(|_| (b'a' + rng.below(6) as u8) as char)
                         .collect();
-                    let s = if rng.below(20) == 0 { format!("{s}\u{e9}") } else { s };
+                    let s = if rng.below(20) == 0 {
+                        format!("{s}\u{e9}")
+                    } else {
+                        s
+                    };
                     c.ba.push(s.as_bytes());
                     format!("x:{}", hex(s.as_bytes()))
                 }
@@ -223,7 +227,9 @@ fn values(ci: usize, c: &Col, r: std::ops::Range<usize>) -> ValuesRef<'_> {
     }
 }
 
-const NAMES: [&str; 11] = ["b", "i32", "i64", "i96", "f", "d", "s", "fl", "u", "l", "nul"];
+const NAMES: [&str; 11] = [
+    "b", "i32", "i64", "i96", "f", "d", "s", "fl", "u", "l", "nul",
+];
 
 /// Writes rows `0..n` in row groups of `rg_rows`, each column in batches of `batch` rows
 /// (the list column in batches cut at arbitrary level positions).
@@ -295,7 +301,7 @@ fn python_ok() -> bool {
         .unwrap_or(false)
 }
 
-fn check(name: &str, path: &PathBuf, cols: &[Col], page_index: bool, bloom: bool, rgs: usize) {
+fn check(name: &str, path: &std::path::Path, cols: &[Col], page_index: bool, bloom: bool, rgs: usize) {
     let mut exp = String::from("{\"columns\": {");
     for (i, c) in cols.iter().enumerate() {
         if i > 0 {
@@ -441,7 +447,9 @@ fn every_encoding() {
             .column("s", |c| c.encoding(Encoding::DeltaByteArray))
             .column("nul", |c| c.encoding(Encoding::DeltaLengthByteArray))
             .column("fl", |c| c.encoding(Encoding::DeltaByteArray))
-            .column("l.list.element", |c| c.encoding(Encoding::DeltaBinaryPacked));
+            .column("l.list.element", |c| {
+                c.encoding(Encoding::DeltaBinaryPacked)
+            });
         run(&format!("encodings_{v:?}"), 4000, 1500, 700, o);
         let o = WriteOptions::default()
             .page_version(v)
@@ -456,7 +464,13 @@ fn every_encoding() {
 #[test]
 fn zero_rows_and_tiny() {
     run("zero", 0, 10, 10, WriteOptions::default());
-    run("one", 1, 10, 10, WriteOptions::default().page_version(PageVersion::V2));
+    run(
+        "one",
+        1,
+        10,
+        10,
+        WriteOptions::default().page_version(PageVersion::V2),
+    );
 }
 
 #[test]

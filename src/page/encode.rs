@@ -303,7 +303,10 @@ mod tests {
         assert_eq!(body, [0x03, 0x02, 0x03, 0x0a, 0x00, 7, 0, 0, 0, 8, 0, 0, 0]);
         let h = info.header.data_page_header_v2.as_ref().unwrap();
         assert_eq!(
-            (h.repetition_levels_byte_length, h.definition_levels_byte_length),
+            (
+                h.repetition_levels_byte_length,
+                h.definition_levels_byte_length
+            ),
             (2, 3)
         );
         assert_eq!(h.is_compressed, Some(false));
@@ -353,7 +356,10 @@ mod tests {
         };
         let mut out = Vec::new();
         let info = data_page_v2(&page, Codec::Snappy, false, &mut out).unwrap();
-        assert_eq!(info.header.data_page_header_v2.unwrap().is_compressed, Some(true));
+        assert_eq!(
+            info.header.data_page_header_v2.unwrap().is_compressed,
+            Some(true)
+        );
         assert!(info.compressed_page_size < 4096);
         assert_eq!(info.uncompressed_page_size, 4096);
     }

@@ -18,8 +18,7 @@ use alloc::vec::Vec;
 use crate::bloom::{hash_value, Sbbf};
 use crate::encoding::dictionary::{self, DictionaryEncoder};
 use crate::encoding::{
-    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, plain,
-    rle,
+    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, plain, rle,
 };
 use crate::error::{Error, Result};
 use crate::format::{
@@ -208,7 +207,11 @@ impl ColumnWriter {
             }
             // At most the rows the open page still has room for (a slice of k levels holds
             // at most k rows), so max_rows_per_page holds exactly.
-            let room = self.s.max_rows_per_page.saturating_sub(self.page_rows).max(1);
+            let room = self
+                .s
+                .max_rows_per_page
+                .saturating_sub(self.page_rows)
+                .max(1);
             let mut end = (lv + SLICE_LEVELS.min(room).min(self.byte_room())).min(n);
             if max_rep > 0 {
                 while end < n && rep_levels[end] != 0 {
@@ -321,6 +324,102 @@ impl ColumnWriter {
             return Ok(());
         }
         self.started = true;
+        if !self.dict_active {
+            return self.add_to_page(d, r, vals, None);
+        }
+        let dict = self
+            .dict
+            .as_mut()
+            .ok_or(Error::unsupported("dictionary state"))?;
+        let taken = dict.put(vals)?;
+        let idx = dict.take_indices();
+        if taken == vals.len() {
+            return self.add_to_page(d, r, vals, Some(&idx));
+        }
+        // The dictionary is full at value `taken`. Cut the slice at the last row start at or
+        // before that value's level: the part before goes into the open page, which is then
+        // closed as a dictionary page; the rest starts the fallback encoding. Values between
+        // the cut and `taken` (part of one row) are both in the dictionary and written again.
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let mut p = if max_def > 0 {
+            let mut seen = 0;
+            d.iter()
+                .position(|&x| {
+                    let hit = x == max_def && seen == taken;
+                    seen += (x == max_def) as usize;
+                    hit
+                })
+                .unwrap_or(n)
+        } else {
+            taken
+        };
+        if max_rep > 0 {
+            while p > 0 && r[p] != 0 {
+                p -= 1;
+            }
+        }
+        let slice_starts_row = max_rep == 0 || r.first() == Some(&0);
+        if p == 0 && !slice_starts_row {
+            // No row boundary to cut at: the open page's indices become values again.
+            self.add_to_page(d, r, vals.slice(0..taken), Some(&idx))?;
+            self.remove_last_values_for_fallback(vals, taken)?;
+            return Ok(());
+        }
+        let kv = if max_def > 0 {
+            d[..p].iter().filter(|&&x| x == max_def).count()
+        } else {
+            p
+        };
+        if p > 0 {
+            self.add_to_page(
+                &d[..p.min(d.len())],
+                &r[..p.min(r.len())],
+                vals.slice(0..kv),
+                Some(&idx[..kv]),
+            )?;
+        }
+        if self.page_levels() > 0 {
+            self.flush_page()?;
+        }
+        self.dict_active = false;
+        let d2 = if max_def > 0 { &d[p..] } else { &[][..] };
+        let r2 = if max_rep > 0 { &r[p..] } else { &[][..] };
+        self.add_to_page(d2, r2, vals.slice(kv..vals.len()), None)
+    }
+
+    /// Fallback without a row boundary in reach: the levels of the slice are already in the
+    /// open page with the first `taken` values as indices; turn the page's indices into
+    /// values and append the slice's remaining values.
+    fn remove_last_values_for_fallback(&mut self, vals: ValuesRef<'_>, taken: usize) -> Result<()> {
+        self.fall_back()?;
+        let rest = vals.slice(taken..vals.len());
+        if self.s.statistics {
+            self.page_stats.update(rest)?;
+        }
+        if let ValuesRef::ByteArray(b) = rest {
+            self.page_ba_bytes += b.total_bytes() as i64;
+        }
+        self.push_raw(rest);
+        Ok(())
+    }
+
+    /// Appends levels and values to the open page: as dictionary indices when `idx` is given,
+    /// else as values. Levels of a slice whose values are split (see `append`) must all be
+    /// passed with the first part.
+    fn add_to_page(
+        &mut self,
+        d: &[u16],
+        r: &[u16],
+        vals: ValuesRef<'_>,
+        idx: Option<&[u32]>,
+    ) -> Result<()> {
+        let n = if self.descr.max_def_level > 0 {
+            d.len()
+        } else if self.descr.max_rep_level > 0 {
+            r.len()
+        } else {
+            vals.len()
+        };
         self.def.extend_from_slice(d);
         self.rep.extend_from_slice(r);
         for &x in d {
@@ -334,7 +433,12 @@ impl ColumnWriter {
         } else {
             n
         };
-        let nulls = n - vals.len();
+        let values_in_levels = if self.descr.max_def_level > 0 {
+            d.iter().filter(|&&x| x == self.descr.max_def_level).count()
+        } else {
+            n
+        };
+        let nulls = n - values_in_levels;
         self.page_nulls += nulls;
         self.page_stats.add_nulls(nulls as u64);
         if self.s.statistics {
@@ -343,16 +447,9 @@ impl ColumnWriter {
         if let ValuesRef::ByteArray(b) = vals {
             self.page_ba_bytes += b.total_bytes() as i64;
         }
-        if self.dict_active {
-            let dict = self.dict.as_mut().ok_or(Error::unsupported("dictionary state"))?;
-            let taken = dict.put(vals)?;
-            self.indices.append(&mut dict.take_indices());
-            if taken < vals.len() {
-                self.fall_back()?;
-                self.push_raw(vals.slice(taken..vals.len()));
-            }
-        } else {
-            self.push_raw(vals);
+        match idx {
+            Some(i) => self.indices.extend_from_slice(i),
+            None => self.push_raw(vals),
         }
         Ok(())
     }
@@ -625,7 +722,9 @@ impl ColumnWriter {
         let is_ba = self.descr.physical_type == PhysicalType::ByteArray;
         let has_order = self.kind != StatKind::Undefined;
         let statistics = self.s.statistics.then(|| {
-            let mut st = self.chunk_stats.to_format(self.s.statistics_truncate_length);
+            let mut st = self
+                .chunk_stats
+                .to_format(self.s.statistics_truncate_length);
             if !has_order {
                 st.min_value = None;
                 st.max_value = None;

@@ -68,8 +68,8 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::format::{
-    BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader,
-    ColumnIndex, ColumnOrder, FileMetaData, OffsetIndex, RowGroup,
+    BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, ColumnIndex,
+    ColumnOrder, FileMetaData, OffsetIndex, RowGroup,
 };
 use crate::schema::Schema;
 
@@ -224,7 +224,10 @@ impl<W: Sink> FileWriter<W> {
         if self.open.is_none() {
             self.open = Some(self.column_writers()?);
         }
-        let cols = self.open.as_mut().ok_or(Error::unsupported("open row group"))?;
+        let cols = self
+            .open
+            .as_mut()
+            .ok_or(Error::unsupported("open row group"))?;
         let before: Vec<u64> = cols.iter().map(|c| c.num_rows()).collect();
         for (c, leaf) in cols.iter_mut().zip(leaves) {
             c.write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
