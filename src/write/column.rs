@@ -8,9 +8,11 @@
 //! closed: memory is the chunk's encoded pages plus one open page.
 //!
 //! Dictionary encoding: values go into a [`DictionaryEncoder`] as they arrive; the open page
-//! keeps only their indices. When the dictionary would pass its byte limit, the open page's
-//! indices are turned back into values and the rest of the chunk is written with the fallback
-//! encoding — no second dictionary is started (as pyarrow does). The dictionary page is written
+//! keeps only their indices. When the dictionary would pass its byte limit, the open page is
+//! closed (dictionary-encoded) at the last row start before the value that did not fit, and
+//! the rest of the chunk is written with the fallback encoding — no second dictionary is
+//! started (as pyarrow does). Only when no row start is in reach (a batch continuing a row)
+//! are the open page's indices turned back into values. The dictionary page is written
 //! before the data pages when the chunk ends, because only then is the dictionary complete.
 
 use alloc::vec::Vec;
