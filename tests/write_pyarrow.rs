@@ -301,7 +301,14 @@ fn python_ok() -> bool {
         .unwrap_or(false)
 }
 
-fn check(name: &str, path: &PathBuf, cols: &[Col], page_index: bool, bloom: bool, rgs: usize) {
+fn check(
+    name: &str,
+    path: &std::path::Path,
+    cols: &[Col],
+    page_index: bool,
+    bloom: bool,
+    rgs: usize,
+) {
     let mut exp = String::from("{\"columns\": {");
     for (i, c) in cols.iter().enumerate() {
         if i > 0 {

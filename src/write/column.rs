@@ -8,9 +8,11 @@
 //! closed: memory is the chunk's encoded pages plus one open page.
 //!
 //! Dictionary encoding: values go into a [`DictionaryEncoder`] as they arrive; the open page
-//! keeps only their indices. When the dictionary would pass its byte limit, the open page's
-//! indices are turned back into values and the rest of the chunk is written with the fallback
-//! encoding — no second dictionary is started (as pyarrow does). The dictionary page is written
+//! keeps only their indices. When the dictionary would pass its byte limit, the open page is
+//! closed (dictionary-encoded) at the last row start before the value that did not fit, and
+//! the rest of the chunk is written with the fallback encoding — no second dictionary is
+//! started (as pyarrow does). Only when no row start is in reach (a batch continuing a row)
+//! are the open page's indices turned back into values. The dictionary page is written
 //! before the data pages when the chunk ends, because only then is the dictionary complete.
 
 use alloc::vec::Vec;
@@ -324,6 +326,102 @@ impl ColumnWriter {
             return Ok(());
         }
         self.started = true;
+        if !self.dict_active {
+            return self.add_to_page(d, r, vals, None);
+        }
+        let dict = self
+            .dict
+            .as_mut()
+            .ok_or(Error::unsupported("dictionary state"))?;
+        let taken = dict.put(vals)?;
+        let idx = dict.take_indices();
+        if taken == vals.len() {
+            return self.add_to_page(d, r, vals, Some(&idx));
+        }
+        // The dictionary is full at value `taken`. Cut the slice at the last row start at or
+        // before that value's level: the part before goes into the open page, which is then
+        // closed as a dictionary page; the rest starts the fallback encoding. Values between
+        // the cut and `taken` (part of one row) are both in the dictionary and written again.
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let mut p = if max_def > 0 {
+            let mut seen = 0;
+            d.iter()
+                .position(|&x| {
+                    let hit = x == max_def && seen == taken;
+                    seen += (x == max_def) as usize;
+                    hit
+                })
+                .unwrap_or(n)
+        } else {
+            taken
+        };
+        if max_rep > 0 {
+            while p > 0 && r[p] != 0 {
+                p -= 1;
+            }
+        }
+        let slice_starts_row = max_rep == 0 || r.first() == Some(&0);
+        if p == 0 && !slice_starts_row {
+            // No row boundary to cut at: the open page's indices become values again.
+            self.add_to_page(d, r, vals.slice(0..taken), Some(&idx))?;
+            self.remove_last_values_for_fallback(vals, taken)?;
+            return Ok(());
+        }
+        let kv = if max_def > 0 {
+            d[..p].iter().filter(|&&x| x == max_def).count()
+        } else {
+            p
+        };
+        if p > 0 {
+            self.add_to_page(
+                &d[..p.min(d.len())],
+                &r[..p.min(r.len())],
+                vals.slice(0..kv),
+                Some(&idx[..kv]),
+            )?;
+        }
+        if self.page_levels() > 0 {
+            self.flush_page()?;
+        }
+        self.dict_active = false;
+        let d2 = if max_def > 0 { &d[p..] } else { &[][..] };
+        let r2 = if max_rep > 0 { &r[p..] } else { &[][..] };
+        self.add_to_page(d2, r2, vals.slice(kv..vals.len()), None)
+    }
+
+    /// Fallback without a row boundary in reach: the levels of the slice are already in the
+    /// open page with the first `taken` values as indices; turn the page's indices into
+    /// values and append the slice's remaining values.
+    fn remove_last_values_for_fallback(&mut self, vals: ValuesRef<'_>, taken: usize) -> Result<()> {
+        self.fall_back()?;
+        let rest = vals.slice(taken..vals.len());
+        if self.s.statistics {
+            self.page_stats.update(rest)?;
+        }
+        if let ValuesRef::ByteArray(b) = rest {
+            self.page_ba_bytes += b.total_bytes() as i64;
+        }
+        self.push_raw(rest);
+        Ok(())
+    }
+
+    /// Appends levels and values to the open page: as dictionary indices when `idx` is given,
+    /// else as values. Levels of a slice whose values are split (see `append`) must all be
+    /// passed with the first part.
+    fn add_to_page(
+        &mut self,
+        d: &[u16],
+        r: &[u16],
+        vals: ValuesRef<'_>,
+        idx: Option<&[u32]>,
+    ) -> Result<()> {
+        let n = if self.descr.max_def_level > 0 {
+            d.len()
+        } else if self.descr.max_rep_level > 0 {
+            r.len()
+        } else {
+            vals.len()
+        };
         self.def.extend_from_slice(d);
         self.rep.extend_from_slice(r);
         for &x in d {
@@ -337,7 +435,12 @@ impl ColumnWriter {
         } else {
             n
         };
-        let nulls = n - vals.len();
+        let values_in_levels = if self.descr.max_def_level > 0 {
+            d.iter().filter(|&&x| x == self.descr.max_def_level).count()
+        } else {
+            n
+        };
+        let nulls = n - values_in_levels;
         self.page_nulls += nulls;
         self.page_stats.add_nulls(nulls as u64);
         if self.s.statistics {
@@ -346,19 +449,9 @@ impl ColumnWriter {
         if let ValuesRef::ByteArray(b) = vals {
             self.page_ba_bytes += b.total_bytes() as i64;
         }
-        if self.dict_active {
-            let dict = self
-                .dict
-                .as_mut()
-                .ok_or(Error::unsupported("dictionary state"))?;
-            let taken = dict.put(vals)?;
-            self.indices.append(&mut dict.take_indices());
-            if taken < vals.len() {
-                self.fall_back()?;
-                self.push_raw(vals.slice(taken..vals.len()));
-            }
-        } else {
-            self.push_raw(vals);
+        match idx {
+            Some(i) => self.indices.extend_from_slice(i),
+            None => self.push_raw(vals),
         }
         Ok(())
     }

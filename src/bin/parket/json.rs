@@ -40,7 +40,9 @@ pub fn push_f32(out: &mut String, x: f32) {
     if special(out, x.is_nan(), x.is_infinite(), x.is_sign_negative()) {
         return;
     }
-    let sci = closest_shortest(format!("{x:e}"), x as f64, |t| t.parse::<f32>().ok() == Some(x));
+    let sci = closest_shortest(format!("{x:e}"), x as f64, |t| {
+        t.parse::<f32>().ok() == Some(x)
+    });
     push_repr(out, &sci);
 }
 
@@ -169,12 +171,12 @@ mod tests {
 
     #[test]
     fn ties_between_shortest_candidates_go_to_the_even_digit() {
-        // Python: json.dumps([-2.9101562, 7.0039062]) for the f32 values -2.91015625 and
-        // 7.00390625 (each exactly halfway between two 8-digit decimals).
+        // The literals are the f32 values -2.91015625 and 7.00390625, each exactly halfway
+        // between two 8-digit decimals. Python: json.dumps([-2.9101562, 7.0039062]).
         let mut out = String::new();
-        push_f32(&mut out, -2.910_156_25_f32);
+        push_f32(&mut out, -2.910_156_2_f32);
         out.push(' ');
-        push_f32(&mut out, 7.003_906_25_f32);
+        push_f32(&mut out, 7.003_906_2_f32);
         assert_eq!(out, "-2.9101562 7.0039062");
     }
 
