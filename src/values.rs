@@ -551,6 +551,22 @@ impl<'a> ValuesRef<'a> {
     }
 }
 
+/// The striped form of one leaf column: levels and the non-null values.
+///
+/// `def_levels` is empty when the column's `max_def_level` is 0 (every value present), and
+/// `rep_levels` is empty when `max_rep_level` is 0. Otherwise both level vectors that exist
+/// have one entry per level position, and `values` holds one value per position whose
+/// definition level equals `max_def_level`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeafData {
+    /// Definition levels.
+    pub def_levels: Vec<u16>,
+    /// Repetition levels.
+    pub rep_levels: Vec<u16>,
+    /// Non-null values.
+    pub values: Values,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,7 @@
 //! Layer 5: Dremel striping (records to levels + values) and record assembly (the reverse).
 //!
-//! This layer never sees bytes. Its unit of exchange with the page layer is [`LeafData`]: the
+//! This layer never sees bytes. Its unit of exchange with the page layer is [`LeafData`] (defined
+//! beside the value containers, so that the page layer below can produce it): the
 //! definition levels, repetition levels and non-null values of one leaf column, as a column
 //! chunk holds them once decoded.
 //!
@@ -25,22 +26,4 @@ pub mod shred;
 pub use assemble::assemble;
 pub use shred::{empty_columns, shred, shred_into};
 
-use crate::values::Values;
-
-/// The striped form of one leaf column: levels and the non-null values.
-///
-/// `def_levels` is empty when the column's `max_def_level` is 0 (every value present), and
-/// `rep_levels` is empty when `max_rep_level` is 0. Otherwise both level vectors that exist
-/// have one entry per level position, and `values` holds one value per position whose
-/// definition level equals `max_def_level`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LeafData {
-    /// Definition levels.
-    pub def_levels: Vec<u16>,
-    /// Repetition levels.
-    pub rep_levels: Vec<u16>,
-    /// Non-null values.
-    pub values: Values,
-}
-
-use alloc::vec::Vec;
+pub use crate::values::LeafData;

@@ -104,10 +104,9 @@ use crate::format::{
     CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding, PageHeader,
     PageType, PhysicalType,
 };
-use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::schema::ColumnDescriptor;
-use crate::values::{Values, ValuesRef};
+use crate::values::{LeafData, Values, ValuesRef};
 
 /// What the page layer needs to know about a column: its physical type and its levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
