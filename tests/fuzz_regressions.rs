@@ -14,8 +14,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
 use parket::encoding::{
-    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
-    dictionary, plain, rle,
+    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, dictionary,
+    plain, rle,
 };
 
 /// The `delta` target's dispatch (`fuzz/fuzz_targets/delta.rs`): `data[0] % 3` picks the
@@ -76,7 +76,11 @@ fn replay_every_regression_file() {
         .iter()
         .flat_map(|&(target, harness)| replay(target, harness))
         .collect();
-    assert!(failures.is_empty(), "harness panicked on:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "harness panicked on:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
