@@ -31,8 +31,11 @@ fn fuzz_delta(data: &[u8]) {
     ][usize::from(sel % 3)](rest);
 }
 
+/// A fuzz harness: panics only when the library breaks its contract.
+type Harness = fn(&[u8]);
+
 /// Every fuzz target with its harness; each has a directory under `fuzz/regressions/`.
-const TARGETS: &[(&str, fn(&[u8]))] = &[
+const TARGETS: &[(&str, Harness)] = &[
     ("metadata", parket::format::fuzz_metadata),
     ("decompress", parket::compression::fuzz_decompress),
     ("plain", plain::fuzz_decode),
@@ -49,7 +52,7 @@ fn regressions_dir(target: &str) -> PathBuf {
 }
 
 /// Runs `harness` on every file of `fuzz/regressions/<target>/`; returns the failures.
-fn replay(target: &str, harness: fn(&[u8])) -> Vec<String> {
+fn replay(target: &str, harness: Harness) -> Vec<String> {
     let dir = regressions_dir(target);
     let entries = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e} (every fuzz target has one)", dir.display()));
