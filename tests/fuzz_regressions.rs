@@ -4,8 +4,8 @@
 //!   worth keeping), replayed by [`replay`]. A new crash becomes a regression by dropping its
 //!   artifact into that directory (see `fuzz/README.md`). A missing or empty directory fails the
 //!   test: nothing is skipped silently.
-//! - The `bug_*` tests below: the inputs behind the library fixes, as byte literals, so that the
-//!   bug's story sits next to its bytes.
+//! - An input behind a library fix also gets a `bug_*` test here, its bytes as a literal and a
+//!   line on the cause (none yet: the first runs, logged in `fuzz/README.md`, found nothing).
 //!
 //! The harnesses panic only when the code breaks its own contract (a panic on untrusted bytes,
 //! a round trip that changes the values, an error that leaves partial output behind).
