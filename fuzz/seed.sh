@@ -1,11 +1,18 @@
 #!/bin/sh
-# Builds the seed corpus of the `metadata` fuzz target: the footer (FileMetaData bytes) of every
-# file of the parquet-testing corpus, plus its first page header (bytes 4..), into
-# fuzz/corpus/metadata/.
+# Builds the seed corpora of every fuzz target into fuzz/corpus/<target>/ (gitignored):
+# - metadata: the footer (FileMetaData bytes) of every file of the parquet-testing corpus, plus
+#   its first page header (bytes 4..);
+# - decompress, plain, rle, dictionary, delta, byte_stream_split: written by seedgen/ (a small
+#   Rust program over parket's public API): hand-made valid streams from parket's encoders, and
+#   the pages of the corpus files (compressed bodies; decompressed value and level sections),
+#   each prefixed with the bytes its harness reads first.
 # Usage: fuzz/seed.sh [parquet-testing dir]   (default: $PARQUET_TEST_DATA or ../shared/parquet-testing)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 data=${1:-${PARQUET_TEST_DATA:-$here/../../shared/parquet-testing}}
+# A git worktree one level deeper (/work/wt/<name>) finds the shared corpus one level up.
+[ -d "$data" ] || data=$here/../../../shared/parquet-testing
+[ -d "$data/data" ] || { echo "no parquet-testing corpus at $data (set PARQUET_TEST_DATA)" >&2; exit 1; }
 out=$here/corpus/metadata
 mkdir -p "$out"
 n=0
@@ -24,3 +31,14 @@ for f in "$data"/data/*.parquet "$data"/data/*/*.parquet "$data"/data/*.encrypte
     n=$((n + 1))
 done
 echo "seeded $out from $n files"
+
+# The decoder targets: seedgen has its own workspace; its build goes under fuzz/target/.
+CARGO_TARGET_DIR=$here/target/seedgen cargo build --quiet --release --manifest-path "$here/seedgen/Cargo.toml"
+set --
+for f in "$data"/data/*.parquet "$data"/data/*/*.parquet; do
+    [ -f "$f" ] && set -- "$@" "$f"
+done
+"$here/target/seedgen/release/parket-fuzz-seedgen" "$here/corpus" "$@"
+for t in "$here"/corpus/*/; do
+    echo "  $(basename "$t"): $(ls "$t" | wc -l) seeds"
+done
