@@ -79,7 +79,10 @@ fn duckdb_files_read_as_pyarrow_reads_them() {
         if !out.status.success() {
             failures.push((
                 seed,
-                format!("parket cat failed: {}", String::from_utf8_lossy(&out.stderr)),
+                format!(
+                    "parket cat failed: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                ),
             ));
         } else if out.stdout != want.as_bytes() {
             let got = String::from_utf8_lossy(&out.stdout);
@@ -114,7 +117,11 @@ fn duckdb_files_read_as_pyarrow_reads_them() {
          {} skipped (pyarrow cannot read them), {} failed",
         end - start,
         t0.elapsed(),
-        compared - failures.iter().filter(|f| !f.1.starts_with("duckgen")).count(),
+        compared
+            - failures
+                .iter()
+                .filter(|f| !f.1.starts_with("duckgen"))
+                .count(),
         skipped.len(),
         failures.len()
     );

@@ -244,8 +244,10 @@ def union_type(rng):
 
     def lit(r):
         if r.random() < 0.5:
-            return "union_value(num := CAST(%d AS INTEGER))" % r.randint(-2**31, 2**31 - 1)
-        return "union_value(str := %s)" % q_str(rand_string(r, False))
+            v = "union_value(num := CAST(%d AS INTEGER))" % r.randint(-2**31, 2**31 - 1)
+        else:
+            v = "union_value(str := %s)" % q_str(rand_string(r, False))
+        return "CAST(%s AS %s)" % (v, sql)  # a bare union_value does not unify in a list
     return T(sql, lit)
 
 
