@@ -7,7 +7,8 @@
 //!
 //! 1. read: `parket cat --json pyarrow.parquet` must print exactly `rows.jsonl`;
 //! 2. write: `parket write` of `rows.jsonl` with the seed's options, read back by pyarrow,
-//!    must give exactly `rows.jsonl` again.
+//!    must give exactly `rows.jsonl` again; DuckDB must read the same values too, for the
+//!    columns whose types it can compare (`duckcheck.py`; such failures start `duckdb:`).
 //!
 //! Seeds: `PARKET_INTEROP_SEEDS=A..B` (default `0..200`). Long mode:
 //! `PARKET_INTEROP_SECONDS=N` keeps taking new seeds after B until N seconds have passed.
@@ -138,6 +139,7 @@ fn run_batch(dir: &Path, start: u64, end: u64) -> Vec<(u64, String)> {
         &e,
         "--dir",
         d,
+        "--duckdb",
     ]);
     for line in report.lines() {
         let (seed, rest) = line.split_once(' ').unwrap();
