@@ -25,6 +25,7 @@ const POLY: u32 = 0xEDB8_8320;
 
 /// `TABLES[0]` is the classic byte-at-a-time table; `TABLES[k][b]` is the CRC contribution of
 /// byte `b` followed by `k` zero bytes.
+#[cfg(not(parket_opt_size))]
 static TABLES: [[u32; 256]; 8] = make_tables();
 
 const fn make_tables() -> [[u32; 256]; 8] {
@@ -53,7 +54,28 @@ const fn make_tables() -> [[u32; 256]; 8] {
     t
 }
 
+/// The byte-at-a-time table alone, for builds for size (`cfg(parket_opt_size)`, set by
+/// `build.rs` for `opt-level = "s"` or `"z"`): 1 KiB instead of 8.
+#[cfg(any(parket_opt_size, test))]
+static TABLE0: [u32; 256] = make_tables()[0];
+
+/// [`update_raw`] one byte at a time, with [`TABLE0`].
+#[cfg(any(parket_opt_size, test))]
+fn update_raw_bytewise(mut crc: u32, data: &[u8]) -> u32 {
+    for &b in data {
+        crc = (crc >> 8) ^ TABLE0[((crc ^ b as u32) & 0xFF) as usize];
+    }
+    crc
+}
+
 /// Folds `data` into a raw (pre-inverted) CRC state.
+#[cfg(parket_opt_size)]
+fn update_raw(crc: u32, data: &[u8]) -> u32 {
+    update_raw_bytewise(crc, data)
+}
+
+/// Folds `data` into a raw (pre-inverted) CRC state, 8 bytes at a time.
+#[cfg(not(parket_opt_size))]
 fn update_raw(mut crc: u32, data: &[u8]) -> u32 {
     let mut chunks = data.chunks_exact(8);
     for c in &mut chunks {
@@ -157,6 +179,8 @@ mod tests {
         #[test]
         fn sliced_equals_bitwise(data in proptest::collection::vec(any::<u8>(), 0..300)) {
             prop_assert_eq!(crc32(&data), naive(&data));
+            // The size-profile variant, whichever variant this build uses.
+            prop_assert_eq!(!update_raw_bytewise(!0, &data), naive(&data));
         }
 
         #[test]

@@ -1,0 +1,11 @@
+//! Sets `cfg(parket_opt_size)` when the crate is built for size (`opt-level = "s"` or `"z"`,
+//! as in the `size` profile): the crate then picks compact variants of its few table-heavy
+//! routines (bit unpacking without one function per bit width, CRC-32 with one table instead of
+//! eight). Same results, smaller code; release builds keep the fast variants.
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(parket_opt_size)");
+    println!("cargo::rerun-if-changed=build.rs");
+    if matches!(std::env::var("OPT_LEVEL").as_deref(), Ok("s" | "z")) {
+        println!("cargo::rustc-cfg=parket_opt_size");
+    }
+}
