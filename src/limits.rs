@@ -99,7 +99,11 @@ impl Limits {
 
     /// Checks the level positions of a whole-chunk read against the limit.
     pub fn check_values_per_read(&self, n: u64) -> Result<()> {
-        check("values read at once (whole column chunks)", n, self.values_per_read)
+        check(
+            "values read at once (whole column chunks)",
+            n,
+            self.values_per_read,
+        )
     }
 
     /// Checks a page size (compressed or declared uncompressed) against the limit.

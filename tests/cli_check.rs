@@ -130,7 +130,10 @@ fn corpus_files_pass_unless_inconsistent() {
                     passed += 1;
                 }
                 (false, Some((_, needle, _))) => {
-                    assert!(text.contains(needle), "{name}: expected {needle:?} in\n{text}");
+                    assert!(
+                        text.contains(needle),
+                        "{name}: expected {needle:?} in\n{text}"
+                    );
                     failed.push(name);
                 }
                 (true, Some(_)) => panic!("{name} passes but is listed as failing"),
@@ -138,7 +141,11 @@ fn corpus_files_pass_unless_inconsistent() {
             }
         }
     }
-    assert_eq!(failed.len(), FAILING.len(), "failing files seen: {failed:?}");
+    assert_eq!(
+        failed.len(),
+        FAILING.len(),
+        "failing files seen: {failed:?}"
+    );
     assert!(passed >= 60, "only {passed} files passed");
 }
 
@@ -240,9 +247,7 @@ fn files_parket_writes_pass() {
         ),
         (
             "no-stats",
-            WriteOptions::default()
-                .statistics(false)
-                .page_index(false),
+            WriteOptions::default().statistics(false).page_index(false),
         ),
         (
             "gzip-dictionary-fallback",
@@ -258,14 +263,20 @@ fn files_parket_writes_pass() {
         let (ok, text) = parket_check(&path);
         assert!(ok, "{name}: {text}");
         assert_eq!(text.matches("\nok  ").count() + 1, 7, "{name}: {text}");
-        assert!(text.contains("ok  id  INT64  5000 values (0 nulls)"), "{name}: {text}");
+        assert!(
+            text.contains("ok  id  INT64  5000 values (0 nulls)"),
+            "{name}: {text}"
+        );
     }
 }
 
 fn footer(file: &[u8]) -> (FileMetaData, usize) {
     let n = file.len();
     let len = u32::from_le_bytes(file[n - 8..n - 4].try_into().unwrap()) as usize;
-    (FileMetaData::decode(&file[n - 8 - len..n - 8]).unwrap(), n - 8 - len)
+    (
+        FileMetaData::decode(&file[n - 8 - len..n - 8]).unwrap(),
+        n - 8 - len,
+    )
 }
 
 /// Replaces every occurrence of `from` in `bytes[range]` by `to`; returns how many.
@@ -286,8 +297,7 @@ fn patch(bytes: &mut [u8], range: std::ops::Range<usize>, from: &[u8], to: &[u8]
 
 #[test]
 fn corrupted_statistics_fail_naming_the_column() {
-    let schema =
-        Schema::parse("message m { required int32 a; optional int64 b; }").unwrap();
+    let schema = Schema::parse("message m { required int32 a; optional int64 b; }").unwrap();
     let records: Vec<Value> = (0..1000)
         .map(|i| {
             Value::Group(vec![
@@ -312,7 +322,12 @@ fn corrupted_statistics_fail_naming_the_column() {
     // The chunk's max of b (1000999) becomes 1000998 in the footer: too small.
     let mut bad = good.clone();
     let max = 1_000_999i64.to_le_bytes();
-    let n = patch(&mut bad, footer_at..good.len(), &max, &1_000_998i64.to_le_bytes());
+    let n = patch(
+        &mut bad,
+        footer_at..good.len(),
+        &max,
+        &1_000_998i64.to_le_bytes(),
+    );
     assert!(n >= 1, "the max is in the footer");
     let path = temp_path("stats-max.parquet");
     std::fs::write(&path, &bad).unwrap();
@@ -327,7 +342,12 @@ fn corrupted_statistics_fail_naming_the_column() {
     // The null count of b (250) becomes 249: in the footer, the i64 zigzag varint 250*2 =
     // 500 = f4 03 after the field header 0x16 (field 3 after field 2, type i64).
     let mut bad = good.clone();
-    let n = patch(&mut bad, footer_at..good.len(), &[0x16, 0xf4, 0x03], &[0x16, 0xf2, 0x03]);
+    let n = patch(
+        &mut bad,
+        footer_at..good.len(),
+        &[0x16, 0xf4, 0x03],
+        &[0x16, 0xf2, 0x03],
+    );
     assert_eq!(n, 1);
     std::fs::write(&path, &bad).unwrap();
     let (ok, text) = parket_check(&path);
@@ -342,7 +362,12 @@ fn corrupted_statistics_fail_naming_the_column() {
     let at = cc.column_index_offset.unwrap() as usize;
     let range = at..at + cc.column_index_length.unwrap() as usize;
     let mut bad = good.clone();
-    let n = patch(&mut bad, range, &300i32.to_le_bytes(), &299i32.to_le_bytes());
+    let n = patch(
+        &mut bad,
+        range,
+        &300i32.to_le_bytes(),
+        &299i32.to_le_bytes(),
+    );
     assert_eq!(n, 1);
     std::fs::write(&path, &bad).unwrap();
     let (ok, text) = parket_check(&path);
@@ -370,6 +395,9 @@ fn corrupted_statistics_fail_naming_the_column() {
     std::fs::write(&path, &bad).unwrap();
     let (ok, text) = parket_check(&path);
     assert!(!ok, "{text}");
-    assert!(text.contains("BAD b: row group 0: page CRC mismatch"), "{text}");
+    assert!(
+        text.contains("BAD b: row group 0: page CRC mismatch"),
+        "{text}"
+    );
     assert!(text.contains("column b, page 9"), "{text}");
 }

@@ -53,7 +53,10 @@ const STAT_DIFFERENCES: &[(&str, &str)] = &[
         "no column_orders: min_value/max_value are undefined by parquet.thrift, and pyarrow drops \
          them; parket reads them in the column's type order (as parquet-java and arrow-rs do)",
     ),
-    ("data_index_bloom_encoding_with_length.parquet", "the same: no column_orders"),
+    (
+        "data_index_bloom_encoding_with_length.parquet",
+        "the same: no column_orders",
+    ),
     ("nested_structs.rust.parquet", "the same: no column_orders"),
     (
         "floating_orders_nan_count.parquet",
@@ -70,17 +73,32 @@ const STAT_DIFFERENCES: &[(&str, &str)] = &[
         "DECIMAL on FIXED_LEN_BYTE_ARRAY with only the deprecated min/max: those were computed \
          in signed byte order, not the decimal's order, so parket ignores them; pyarrow uses them",
     ),
-    ("fixed_length_decimal_legacy.parquet", "the same: deprecated min/max of a decimal"),
+    (
+        "fixed_length_decimal_legacy.parquet",
+        "the same: deprecated min/max of a decimal",
+    ),
     (
         "datapage_v2.snappy.parquet",
         "parquet-mr before 1.8.2 (PARQUET-251): pyarrow drops all statistics of BYTE_ARRAY \
          columns, null_count included; parket ignores only the deprecated byte-array min/max \
          and keeps null_count",
     ),
-    ("nested_lists.snappy.parquet", "the same: PARQUET-251 byte-array statistics"),
-    ("nested_maps.snappy.parquet", "the same: PARQUET-251 byte-array statistics"),
-    ("nonnullable.impala.parquet", "the same: PARQUET-251 byte-array statistics"),
-    ("nullable.impala.parquet", "the same: PARQUET-251 byte-array statistics"),
+    (
+        "nested_lists.snappy.parquet",
+        "the same: PARQUET-251 byte-array statistics",
+    ),
+    (
+        "nested_maps.snappy.parquet",
+        "the same: PARQUET-251 byte-array statistics",
+    ),
+    (
+        "nonnullable.impala.parquet",
+        "the same: PARQUET-251 byte-array statistics",
+    ),
+    (
+        "nullable.impala.parquet",
+        "the same: PARQUET-251 byte-array statistics",
+    ),
 ];
 
 /// A column's statistics as {null_count, min, max}, all null when absent; a zero printed as

@@ -314,7 +314,10 @@ fn mutate(file: &[u8], l: &Layout_, seed: u64) -> (Vec<u8>, String) {
                     for b in &mut out[p..p + n] {
                         *b |= 0x80;
                     }
-                    format!("footer bytes {p}..{} given the varint continuation bit", p + n)
+                    format!(
+                        "footer bytes {p}..{} given the varint continuation bit",
+                        p + n
+                    )
                 }
                 _ => {
                     let t = rng.below(16) as u8;
@@ -401,7 +404,10 @@ fn mutate(file: &[u8], l: &Layout_, seed: u64) -> (Vec<u8>, String) {
             out.extend_from_slice(&footer);
             out.extend_from_slice(&(footer.len() as u32).to_le_bytes());
             out.extend_from_slice(b"PAR1");
-            format!("page at {} and its chunk ({i}, {j}): num_values = {big}", h.start)
+            format!(
+                "page at {} and its chunk ({i}, {j}): num_values = {big}",
+                h.start
+            )
         }
         // A page body.
         _ if !l.pages.is_empty() => {
@@ -564,7 +570,10 @@ fn mutate_header(h: &mut PageHeader, rng: &mut Rng) -> String {
                     }
                     _ => {
                         d.definition_level_encoding = enc(rng);
-                        format!("definition_level_encoding = {}", d.definition_level_encoding)
+                        format!(
+                            "definition_level_encoding = {}",
+                            d.definition_level_encoding
+                        )
                     }
                 }
             } else if let Some(d) = h.data_page_header_v2.as_mut() {
@@ -793,7 +802,8 @@ fn null_run_file(n: i32) -> Vec<u8> {
         .statistics(false)
         .page_index(false);
     let mut w = FileWriter::new(Vec::new(), schema, options).unwrap();
-    w.write_records(&vec![Value::Group(vec![Value::Null]); 10]).unwrap();
+    w.write_records(&vec![Value::Group(vec![Value::Null]); 10])
+        .unwrap();
     w.finish().unwrap();
     let file = w.into_inner();
     let l = layout(&file).unwrap();
@@ -849,7 +859,13 @@ fn regressions_with_default_limits() {
     // definition levels (4 GiB with repetition levels). Now the default is 2^26.
     let file = null_run_file(1 << 30);
     let reader = FileReader::from_bytes(&file).unwrap();
-    let (r, peak) = measured(|| reader.column_chunk(0, 0).unwrap().next_batch(4096).map(|_| ()));
+    let (r, peak) = measured(|| {
+        reader
+            .column_chunk(0, 0)
+            .unwrap()
+            .next_batch(4096)
+            .map(|_| ())
+    });
     let e = r.unwrap_err();
     assert!(
         matches!(e.kind(), parket::ErrorKind::LimitExceeded { .. }),

@@ -85,7 +85,9 @@ pub fn check(args: Args) -> Result<(), String> {
         let mut sum = ColumnSummary::default();
         let mut problems = Vec::new();
         for (i, rg) in md.row_groups.iter().enumerate() {
-            let Some(cc) = rg.columns.get(j) else { continue };
+            let Some(cc) = rg.columns.get(j) else {
+                continue;
+            };
             let mut ctx = ChunkCheck {
                 file: &file,
                 raw: &mut raw,
@@ -152,7 +154,9 @@ struct Raw {
 impl Raw {
     fn read(&mut self, pos: u64, len: u64) -> Result<Vec<u8>, String> {
         if pos.checked_add(len).is_none_or(|end| end > self.len) {
-            return Err(format!("{len} bytes at offset {pos} run past the end of the file"));
+            return Err(format!(
+                "{len} bytes at offset {pos} run past the end of the file"
+            ));
         }
         let mut buf = vec![0; len as usize];
         self.file
@@ -354,8 +358,20 @@ impl ChunkCheck<'_, '_> {
                 }
             }
             let d = statistics::decode(st, self.kind, self.order);
-            self.check_bound("Statistics min", d.min.as_ref(), all.min(), d.is_min_exact, true);
-            self.check_bound("Statistics max", d.max.as_ref(), all.max(), d.is_max_exact, false);
+            self.check_bound(
+                "Statistics min",
+                d.min.as_ref(),
+                all.min(),
+                d.is_min_exact,
+                true,
+            );
+            self.check_bound(
+                "Statistics max",
+                d.max.as_ref(),
+                all.max(),
+                d.is_max_exact,
+                false,
+            );
         }
         if let Some(ss) = &meta.size_statistics {
             let bytes: u64 = pages.iter().map(|p| p.unencoded_bytes).sum();
@@ -379,7 +395,11 @@ impl ChunkCheck<'_, '_> {
             if !pages.is_empty() {
                 // Spec: the histograms may be omitted when the max level is 0; seen in the
                 // wild as empty lists (unknown-logical-type.parquet, geospatial/).
-                if let Some(h) = ss.definition_level_histogram.as_ref().filter(|h| !h.is_empty()) {
+                if let Some(h) = ss
+                    .definition_level_histogram
+                    .as_ref()
+                    .filter(|h| !h.is_empty())
+                {
                     let ours = sum_hist(|p| &p.def_hist);
                     if *h != ours {
                         self.bad(format!(
@@ -388,7 +408,11 @@ impl ChunkCheck<'_, '_> {
                         ));
                     }
                 }
-                if let Some(h) = ss.repetition_level_histogram.as_ref().filter(|h| !h.is_empty()) {
+                if let Some(h) = ss
+                    .repetition_level_histogram
+                    .as_ref()
+                    .filter(|h| !h.is_empty())
+                {
                     let ours = sum_hist(|p| &p.rep_hist);
                     if *h != ours {
                         self.bad(format!(
@@ -431,7 +455,9 @@ impl ChunkCheck<'_, '_> {
     ) {
         let Some(stored) = stored else { return };
         let Some(data) = data else {
-            self.bad(format!("{what} is present but the data has no non-null value"));
+            self.bad(format!(
+                "{what} is present but the data has no non-null value"
+            ));
             return;
         };
         let ord = compare(self.kind, stored, data);
@@ -469,7 +495,12 @@ impl ChunkCheck<'_, '_> {
         while values < meta.num_values || (meta.num_values == 0 && pos < end) {
             let (h, hlen) = self.raw.header(pos)?;
             let body = h.compressed_page_size.max(0) as u64;
-            let (encoding, num_values) = match (h.type_, &h.data_page_header, &h.data_page_header_v2, &h.dictionary_page_header) {
+            let (encoding, num_values) = match (
+                h.type_,
+                &h.data_page_header,
+                &h.data_page_header_v2,
+                &h.dictionary_page_header,
+            ) {
                 (PageType::DataPage, Some(d), _, _) => (Some(d.encoding), d.num_values as i64),
                 (PageType::DataPageV2, _, Some(d), _) => (Some(d.encoding), d.num_values as i64),
                 (PageType::DictionaryPage, _, _, Some(d)) => (Some(d.encoding), 0),
@@ -583,7 +614,13 @@ impl ChunkCheck<'_, '_> {
         }
     }
 
-    fn check_offset_index(&mut self, off: i64, len: i32, walked: &[WalkedPage], pages: &[PageData]) {
+    fn check_offset_index(
+        &mut self,
+        off: i64,
+        len: i32,
+        walked: &[WalkedPage],
+        pages: &[PageData],
+    ) {
         let bytes = match self.raw.read(off.max(0) as u64, len.max(0) as u64) {
             Ok(b) => b,
             Err(e) => return self.bad(format!("OffsetIndex: {e}")),
@@ -699,7 +736,15 @@ impl ChunkCheck<'_, '_> {
             bounds.push((k, lo, hi));
         }
         let hist = |h: &Option<Vec<i64>>, f: fn(&PageData) -> &Vec<i64>| {
-            h.as_ref().filter(|h| !h.is_empty()).map(|h| (h.clone(), pages.iter().flat_map(|p| f(p).clone()).collect::<Vec<i64>>()))
+            h.as_ref().filter(|h| !h.is_empty()).map(|h| {
+                (
+                    h.clone(),
+                    pages
+                        .iter()
+                        .flat_map(|p| f(p).clone())
+                        .collect::<Vec<i64>>(),
+                )
+            })
         };
         if let Some((h, ours)) = hist(&ci.definition_level_histograms, |p| &p.def_hist) {
             if h != ours {

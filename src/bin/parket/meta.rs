@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use parket::format::{ColumnMetaData, ColumnOrder, FileMetaData, Statistics};
 use parket::record::Value;
-use parket::statistics::{self, Scalar, StatKind};
 use parket::schema::Schema;
+use parket::statistics::{self, Scalar, StatKind};
 use parket::Limits;
 
 use crate::args::Args;
