@@ -26,8 +26,27 @@ pub struct Limits {
     pub dictionary_bytes: u64,
     /// Deepest nesting of Thrift structs and of schema groups.
     pub nesting_depth: u32,
-    /// Most values (levels included) in one page.
+    /// Most values (levels included) in one page. Default 2^26 (67,108,864).
+    ///
+    /// No bound follows from a page's bytes: one RLE run of a few bytes may declare any
+    /// number of levels or dictionary indices (Encodings.md, RLE: `varint(count << 1)`), and a
+    /// DELTA_BINARY_PACKED miniblock of bit width 0 any number of values; so a 26-byte page
+    /// can legally hold 2^30 nulls, which decode to 2 GiB of definition levels. Decoding a page
+    /// of `n` positions costs up to about 8 `n` bytes besides its values (definition and
+    /// repetition levels, 2 bytes each, and dictionary indices, 4): 512 MiB at the default.
+    /// Writers cap pages far below it (parquet-java and arrow at 20,000 rows; 1 MiB pages of
+    /// bit-packed booleans hold 8 Mi values); raise it for files with larger pages.
     pub values_per_page: u64,
+    /// Most level positions materialized at once by whole-chunk reads: one chunk for
+    /// `ColumnChunkReader::read_all`, the selected chunks of a row group together for
+    /// `FileReader::read_row_group` and `FileReader::records`. Default 2^24 (16,777,216).
+    ///
+    /// Pages of few bytes may hold many positions (see [`Limits::values_per_page`]), and a
+    /// chunk many pages: a file of 1 KiB can declare row groups of billions of nulls. Whole-
+    /// chunk reads cost about 4 bytes per position in levels, and records about 64 more
+    /// (`Value` nodes): about 1 GiB at the default. Page-by-page reads (`next_batch`) are not
+    /// bounded by this limit; raise it to read larger row groups whole.
+    pub values_per_read: u64,
 }
 
 impl Default for Limits {
@@ -37,7 +56,10 @@ impl Default for Limits {
             page_bytes: 2 << 30,
             dictionary_bytes: 2 << 30,
             nesting_depth: 64,
-            values_per_page: 1 << 31,
+            // See the field: no sound bound exists, so a limit well below 2^31 (which let a
+            // tiny page claim 4 GiB of levels) that no common writer's page reaches.
+            values_per_page: 1 << 26,
+            values_per_read: 1 << 24,
         }
     }
 }
@@ -67,6 +89,21 @@ impl Limits {
     pub fn max_values_per_page(mut self, n: u64) -> Self {
         self.values_per_page = n;
         self
+    }
+
+    /// Sets [`Limits::values_per_read`].
+    pub fn max_values_per_read(mut self, n: u64) -> Self {
+        self.values_per_read = n;
+        self
+    }
+
+    /// Checks the level positions of a whole-chunk read against the limit.
+    pub fn check_values_per_read(&self, n: u64) -> Result<()> {
+        check(
+            "values read at once (whole column chunks)",
+            n,
+            self.values_per_read,
+        )
     }
 
     /// Checks a page size (compressed or declared uncompressed) against the limit.

@@ -407,6 +407,13 @@ impl<'a> ColumnChunkReader<'a> {
     ///
     /// Allocation is the decoded chunk: bounded by the limits per page times the pages.
     pub fn read_all(mut self) -> Result<LeafData> {
+        // A chunk's pages may hold far more positions than their bytes (runs): bound the
+        // whole-chunk allocation by the declared num_values, which the pages may not exceed.
+        let declared = self.stream.range.num_values;
+        let limits = self.stream.limits;
+        limits
+            .check_values_per_read(declared)
+            .map_err(|e| self.locate(e))?;
         let mut out = self.column.new_leaf_data();
         // What a caller's next_batch left of the current page.
         if self.level_pos < self.page_len {

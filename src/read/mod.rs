@@ -344,6 +344,17 @@ impl<'a> FileReader<'a> {
     /// Reads whole column chunks of one row group: one [`LeafData`] per entry of `columns`
     /// (leaf indices), in that order. What record assembly takes.
     pub fn read_row_group(&self, row_group: usize, columns: &[usize]) -> Result<Vec<LeafData>> {
+        // The selected chunks are held together (and records built from them): bound their
+        // declared positions together, before reading (see Limits::values_per_read).
+        if let Some(rg) = self.metadata.row_groups.get(row_group) {
+            let total = columns
+                .iter()
+                .filter_map(|&c| rg.columns.get(c)?.meta_data.as_ref())
+                .fold(0u64, |t, m| t.saturating_add(m.num_values.max(0) as u64));
+            self.limits
+                .check_values_per_read(total)
+                .map_err(|e| e.in_row_group(row_group))?;
+        }
         columns
             .iter()
             .map(|&c| self.chunk_reader(row_group, c)?.read_all())

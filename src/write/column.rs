@@ -71,7 +71,11 @@ pub struct ColumnWriter {
     // Chunk.
     started: bool,
     chunk_stats: StatisticsBuilder,
-    pages: Vec<u8>,
+    /// The encoded pages, one buffer each (exactly sized): a single growing buffer would hold
+    /// up to twice the chunk, and a copy at the end a third time.
+    pages: Vec<Vec<u8>>,
+    /// Total bytes in `pages`.
+    pages_len: usize,
     records: Vec<PageRecord>,
     ci_null_pages: Vec<bool>,
     ci_min: Vec<Vec<u8>>,
@@ -96,7 +100,10 @@ pub struct ColumnWriter {
 
 /// A finished column chunk, ready to be written at a known file offset.
 pub(crate) struct FinishedChunk {
+    /// The dictionary page, if any: the chunk's first bytes.
     pub bytes: Vec<u8>,
+    /// The data pages, in order, after `bytes`.
+    pub pages: Vec<Vec<u8>>,
     pub chunk: ColumnChunk,
     pub column_index: Option<ColumnIndex>,
     pub offset_index: Option<OffsetIndex>,
@@ -136,6 +143,7 @@ impl ColumnWriter {
             started: false,
             chunk_stats: StatisticsBuilder::new(kind),
             pages: Vec::new(),
+            pages_len: 0,
             records: Vec::new(),
             ci_null_pages: Vec::new(),
             ci_min: Vec::new(),
@@ -173,7 +181,7 @@ impl ColumnWriter {
 
     /// Bytes of encoded pages held, plus an estimate of the open page.
     pub fn buffered_bytes(&self) -> usize {
-        self.pages.len() + self.page_estimate()
+        self.pages_len + self.page_estimate()
     }
 
     /// Writes a batch: `values` are the non-null values; `def_levels` has one level per
@@ -569,11 +577,15 @@ impl ColumnWriter {
             values: &self.scratch,
             statistics: header_stats,
         };
-        let offset = self.pages.len();
+        let offset = self.pages_len;
+        let mut buf = Vec::new();
         let info: PageInfo = match self.s.page_version {
-            PageVersion::V1 => data_page_v1(&page, self.s.codec, self.s.crc, &mut self.pages)?,
-            PageVersion::V2 => data_page_v2(&page, self.s.codec, self.s.crc, &mut self.pages)?,
+            PageVersion::V1 => data_page_v1(&page, self.s.codec, self.s.crc, &mut buf)?,
+            PageVersion::V2 => data_page_v2(&page, self.s.codec, self.s.crc, &mut buf)?,
         };
+        buf.shrink_to_fit();
+        self.pages_len += buf.len();
+        self.pages.push(buf);
         self.records.push(PageRecord {
             offset,
             size: info.total_compressed(),
@@ -699,8 +711,8 @@ impl ColumnWriter {
         }
         encoding_stats.extend(self.encoding_stats.iter().cloned());
         let data_start = start + bytes.len() as u64;
-        bytes.extend_from_slice(&self.pages);
-        self.pages = Vec::new();
+        let pages = core::mem::take(&mut self.pages);
+        self.pages_len = 0;
 
         let bloom = match self.s.bloom_filter {
             None => None,
@@ -791,6 +803,7 @@ impl ColumnWriter {
         };
         Ok(FinishedChunk {
             bytes,
+            pages,
             chunk: ColumnChunk {
                 file_path: None,
                 file_offset: 0,

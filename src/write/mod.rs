@@ -293,6 +293,10 @@ impl<W: Sink> FileWriter<W> {
                 .map_err(|e| e.in_row_group(rg_index))?;
             self.sink.write_bytes(&f.bytes)?;
             self.offset += f.bytes.len() as u64;
+            for page in &f.pages {
+                self.sink.write_bytes(page)?;
+                self.offset += page.len() as u64;
+            }
             if let Some(m) = &f.chunk.meta_data {
                 total_unc += m.total_uncompressed_size;
                 total_comp += m.total_compressed_size;

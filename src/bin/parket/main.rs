@@ -4,6 +4,7 @@
 
 mod args;
 mod cat;
+mod check;
 mod json;
 mod meta;
 mod rows;
@@ -19,6 +20,8 @@ commands:
   meta [--json] FILE          print the footer metadata
   cat [--json] [--columns a,b.c] [--limit N] FILE
                               print the rows (--json: one JSON object per line)
+  check FILE                  decode every page and check the data against the metadata
+                              (counts, statistics, page index, CRCs); exit 1 on a mismatch
   write --schema SCHEMA|@FILE --input ROWS.jsonl|- --output OUT.parquet
         [--codec NAME[:LEVEL]] [--page-version 1|2] [--dictionary on|off]
         [--encoding PATH=ENCODING]... [--bloom-filter PATH]... [--row-group-rows N]
@@ -35,6 +38,7 @@ fn main() {
         "schema" => meta::schema(args),
         "meta" => meta::meta(args),
         "cat" => cat::cat(args),
+        "check" => check::check(args),
         "write" => write::write(args),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");

@@ -2,8 +2,10 @@
 
 use std::fmt::Write as _;
 
-use parket::format::{ColumnMetaData, FileMetaData};
+use parket::format::{ColumnMetaData, ColumnOrder, FileMetaData, Statistics};
+use parket::record::Value;
 use parket::schema::Schema;
+use parket::statistics::{self, Scalar, StatKind};
 use parket::Limits;
 
 use crate::args::Args;
@@ -111,9 +113,16 @@ fn meta_text(path: &str, md: &FileMetaData, schema: &Schema) -> String {
                             .unwrap_or_default()
                     );
                     if let Some(st) = &m.statistics {
-                        if let Some(n) = st.null_count {
-                            let _ = writeln!(s, "      null_count {n}");
-                        }
+                        let orders = md.column_orders.as_deref();
+                        let (min, max) = min_max_json(schema, j, orders, st);
+                        let null_count = st.null_count.map(|n| n.to_string());
+                        let _ = writeln!(
+                            s,
+                            "      statistics: null_count {}, min {}, max {}",
+                            null_count.as_deref().unwrap_or("(not set)"),
+                            min.as_deref().unwrap_or("(not set)"),
+                            max.as_deref().unwrap_or("(not set)")
+                        );
                     }
                 }
             }
@@ -203,7 +212,13 @@ fn meta_json(md: &FileMetaData, schema: &Schema) -> String {
                 if j > 0 {
                     cols.push(',');
                 }
-                column_json(cols, schema, j, cc.meta_data.as_ref());
+                column_json(
+                    cols,
+                    schema,
+                    md.column_orders.as_deref(),
+                    j,
+                    cc.meta_data.as_ref(),
+                );
             }
             cols.push(']');
             r.end();
@@ -215,7 +230,13 @@ fn meta_json(md: &FileMetaData, schema: &Schema) -> String {
     s
 }
 
-fn column_json(out: &mut String, schema: &Schema, j: usize, m: Option<&ColumnMetaData>) {
+fn column_json(
+    out: &mut String,
+    schema: &Schema,
+    orders: Option<&[ColumnOrder]>,
+    j: usize,
+    m: Option<&ColumnMetaData>,
+) {
     let mut c = Obj::new(out);
     c.str("path", &column_path(schema, j, m));
     let Some(m) = m else {
@@ -246,8 +267,42 @@ fn column_json(out: &mut String, schema: &Schema, j: usize, m: Option<&ColumnMet
         Some(st) => {
             let mut so = Obj::new(c.key("statistics"));
             so.opt_raw("null_count", st.null_count);
+            let (min, max) = min_max_json(schema, j, orders, st);
+            so.raw("min", min.as_deref().unwrap_or("null"));
+            so.raw("max", max.as_deref().unwrap_or("null"));
             so.end();
         }
     }
     c.end();
+}
+
+/// The chunk's min and max as JSON values of the column (as `cat --json` prints its cells):
+/// decoded per the column's sort order and `ColumnOrder` (`statistics::decode`: the
+/// deprecated `min`/`max` only where their signed order is the column's, NaN bounds ignored,
+/// a zero min read as -0.0 and a zero max as +0.0). `None` when absent or unusable.
+fn min_max_json(
+    schema: &Schema,
+    j: usize,
+    orders: Option<&[ColumnOrder]>,
+    st: &Statistics,
+) -> (Option<String>, Option<String>) {
+    let Some(desc) = schema.column(j) else {
+        return (None, None);
+    };
+    let kind = StatKind::of_column(desc);
+    let d = statistics::decode(st, kind, orders.and_then(|o| o.get(j)));
+    let json = |s: Option<&Scalar>| {
+        let v = match s? {
+            Scalar::Boolean(b) => Value::Boolean(*b),
+            Scalar::Int32(v) => Value::Int32(*v),
+            Scalar::Int64(v) => Value::Int64(*v),
+            Scalar::Float(v) => Value::Float(*v),
+            Scalar::Double(v) => Value::Double(*v),
+            Scalar::Bytes(b) => Value::Bytes(b.clone()),
+        };
+        let mut out = String::new();
+        crate::rows::leaf_to_json(&v, desc, &mut out).ok()?;
+        Some(out)
+    };
+    (json(d.min.as_ref()), json(d.max.as_ref()))
 }

@@ -1,0 +1,834 @@
+//! `parket check FILE`: decode every page of every column and check the data against the
+//! metadata that describes it.
+//!
+//! Per column chunk (row group × leaf column):
+//!
+//! - every page decodes, CRCs included (`FileReader` verifies them);
+//! - the level positions add up to `ColumnMetaData.num_values` and the records to
+//!   `RowGroup.num_rows`; the row groups' rows add up to `FileMetaData.num_rows`;
+//! - `Statistics`: `null_count` and `nan_count` equal what the data holds; min/max (decoded per
+//!   the column's sort order and `ColumnOrder`, see `parket::statistics::decode`) equal the
+//!   data's min/max when exact, and bound it when truncated (a truncated min is <= the true
+//!   min, a truncated max >= the true max); a NaN min/max is ignored (spec: old writers wrote
+//!   them, readers must ignore them);
+//! - `SizeStatistics`: the level histograms and `unencoded_byte_array_data_bytes`;
+//! - pages: at most one dictionary page, first in the chunk; `dictionary_page_offset` /
+//!   `data_page_offset` point at the first dictionary / data page; every page encoding is
+//!   listed in `encodings`; `encoding_stats` counts the pages by type and encoding;
+//! - `OffsetIndex`: one location per data page, with the page's offset, size (header included)
+//!   and first row; its `unencoded_byte_array_data_bytes`;
+//! - `ColumnIndex`: per data page `null_pages`, `null_counts`, min/max (exact for fixed-width
+//!   kinds, bounds for byte arrays, whose page index values may be truncated), the level
+//!   histograms, and `boundary_order` holds.
+//!
+//! Pages are read through `ColumnChunkReader::next_batch` with an unbounded batch size, so each
+//! batch is one whole data page; page headers are walked separately (headers only) to learn
+//! where each page is. Output: one line per leaf column (`ok ...` or `BAD path: ...`), then a
+//! summary; exit status 1 when anything disagrees.
+
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::time::Instant;
+
+use parket::format::{
+    BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, ColumnOrder, Encoding, OffsetIndex,
+    PageHeader, PageType,
+};
+use parket::read::FileReader;
+use parket::statistics::{self, compare, Scalar, StatKind, StatisticsBuilder};
+use parket::values::ValuesRef;
+
+use crate::args::Args;
+use crate::file_error;
+
+/// Most problems listed per column before "(+N more)".
+const SHOWN: usize = 3;
+
+/// `parket check FILE`.
+pub fn check(args: Args) -> Result<(), String> {
+    let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
+    let start = Instant::now();
+    let open = |p: &str| File::open(p).map_err(|e| format!("{p}: {e}"));
+    let file = FileReader::new(open(&path)?).map_err(|e| file_error(&path, e))?;
+    let mut raw = Raw {
+        file: open(&path)?,
+        len: 0,
+    };
+    raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+    let md = file.metadata();
+    let schema = file.schema();
+    let mut bad_columns = 0usize;
+    let mut total_values = 0u64;
+    let mut file_problems = Vec::new();
+    let rows: i64 = md.row_groups.iter().map(|rg| rg.num_rows).sum();
+    if rows != md.num_rows {
+        file_problems.push(format!(
+            "FileMetaData.num_rows is {} but the row groups hold {rows} rows",
+            md.num_rows
+        ));
+    }
+    for (i, rg) in md.row_groups.iter().enumerate() {
+        if rg.columns.len() != schema.columns().len() {
+            file_problems.push(format!(
+                "row group {i} has {} column chunks for {} leaf columns",
+                rg.columns.len(),
+                schema.columns().len()
+            ));
+        }
+    }
+    for (j, desc) in schema.columns().iter().enumerate() {
+        let path_s = desc.path_string();
+        let kind = StatKind::of_column(desc);
+        let order = md.column_orders.as_ref().and_then(|o| o.get(j));
+        let mut sum = ColumnSummary::default();
+        let mut problems = Vec::new();
+        for (i, rg) in md.row_groups.iter().enumerate() {
+            let Some(cc) = rg.columns.get(j) else {
+                continue;
+            };
+            let mut ctx = ChunkCheck {
+                file: &file,
+                raw: &mut raw,
+                row_group: i,
+                column: j,
+                kind,
+                order,
+                max_def: desc.max_def_level,
+                max_rep: desc.max_rep_level,
+                problems: Vec::new(),
+            };
+            ctx.run(cc, rg.num_rows, &mut sum);
+            problems.extend(
+                ctx.problems
+                    .into_iter()
+                    .map(|p| format!("row group {i}: {p}")),
+            );
+        }
+        total_values += sum.values;
+        if problems.is_empty() {
+            println!(
+                "ok  {path_s}  {}  {} values ({} nulls) in {} pages",
+                desc.physical_type, sum.values, sum.nulls, sum.pages
+            );
+        } else {
+            bad_columns += 1;
+            let more = problems.len().saturating_sub(SHOWN);
+            let mut line = format!("BAD {path_s}: ");
+            line.push_str(&problems[..problems.len().min(SHOWN)].join("; "));
+            if more > 0 {
+                let _ = write!(line, " (+{more} more)");
+            }
+            println!("{line}");
+        }
+    }
+    for p in &file_problems {
+        println!("BAD file: {p}");
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "checked {} columns in {} row groups: {} values decoded, {} bad, {:.3} s",
+        schema.columns().len(),
+        md.row_groups.len(),
+        total_values,
+        bad_columns + file_problems.len(),
+        secs
+    );
+    if bad_columns + file_problems.len() > 0 {
+        return Err(format!(
+            "{path}: {} column(s) and {} file-level value(s) disagree with the data",
+            bad_columns,
+            file_problems.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The file opened a second time, for page headers and page indexes.
+struct Raw {
+    file: File,
+    len: u64,
+}
+
+impl Raw {
+    fn read(&mut self, pos: u64, len: u64) -> Result<Vec<u8>, String> {
+        if pos.checked_add(len).is_none_or(|end| end > self.len) {
+            return Err(format!(
+                "{len} bytes at offset {pos} run past the end of the file"
+            ));
+        }
+        let mut buf = vec![0; len as usize];
+        self.file
+            .seek(SeekFrom::Start(pos))
+            .and_then(|_| self.file.read_exact(&mut buf))
+            .map_err(|e| e.to_string())?;
+        Ok(buf)
+    }
+
+    /// The page header at `pos` and its length in bytes.
+    fn header(&mut self, pos: u64) -> Result<(PageHeader, u64), String> {
+        let mut want = 256u64;
+        loop {
+            let n = want.min(self.len.saturating_sub(pos));
+            let buf = self.read(pos, n)?;
+            match PageHeader::decode(&buf) {
+                Ok((h, used)) => return Ok((h, used as u64)),
+                Err(e)
+                    if matches!(e.kind(), parket::ErrorKind::Truncated { .. })
+                        && n == want
+                        && want < (64 << 20) =>
+                {
+                    want *= 8
+                }
+                Err(e) => return Err(format!("page header at offset {pos}: {e}")),
+            }
+        }
+    }
+}
+
+#[derive(Default)]
+struct ColumnSummary {
+    values: u64,
+    nulls: u64,
+    pages: u64,
+}
+
+/// What the data of one data page holds.
+struct PageData {
+    levels: u64,
+    nulls: u64,
+    rows: u64,
+    nans: u64,
+    unencoded_bytes: u64,
+    stats: StatisticsBuilder,
+    def_hist: Vec<i64>,
+    rep_hist: Vec<i64>,
+}
+
+/// One page as its header says.
+struct WalkedPage {
+    offset: u64,
+    /// Header and body.
+    size: u64,
+    type_: PageType,
+    encoding: Option<Encoding>,
+    num_values: i64,
+}
+
+struct ChunkCheck<'f, 'r> {
+    file: &'f FileReader<'static>,
+    raw: &'r mut Raw,
+    row_group: usize,
+    column: usize,
+    kind: StatKind,
+    order: Option<&'f ColumnOrder>,
+    max_def: u16,
+    max_rep: u16,
+    problems: Vec<String>,
+}
+
+impl ChunkCheck<'_, '_> {
+    fn bad(&mut self, p: String) {
+        self.problems.push(p);
+    }
+
+    fn run(&mut self, cc: &ColumnChunk, num_rows: i64, sum: &mut ColumnSummary) {
+        let Some(meta) = cc.meta_data.as_ref() else {
+            self.bad("column metadata is encrypted: cannot check".into());
+            return;
+        };
+        let pages = match self.decode_pages(sum) {
+            Ok(p) => p,
+            Err(e) => {
+                self.bad(e);
+                return;
+            }
+        };
+        self.check_chunk(meta, num_rows, &pages);
+        let walked = match self.walk(meta) {
+            Ok(w) => w,
+            Err(e) => {
+                self.bad(e);
+                return;
+            }
+        };
+        self.check_pages(meta, &walked, &pages);
+        if let (Some(off), Some(len)) = (cc.offset_index_offset, cc.offset_index_length) {
+            self.check_offset_index(off, len, &walked, &pages);
+        }
+        if let (Some(off), Some(len)) = (cc.column_index_offset, cc.column_index_length) {
+            self.check_column_index(off, len, &pages);
+        }
+    }
+
+    /// Reads every data page of the chunk (one batch per page).
+    fn decode_pages(&mut self, sum: &mut ColumnSummary) -> Result<Vec<PageData>, String> {
+        let mut reader = self
+            .file
+            .column_chunk(self.row_group, self.column)
+            .map_err(|e| e.to_string())?;
+        let mut pages = Vec::new();
+        loop {
+            let batch = match reader.next_batch(usize::MAX) {
+                Ok(Some(b)) => b,
+                Ok(None) => break,
+                Err(e) => return Err(e.to_string()),
+            };
+            let mut page = PageData {
+                levels: batch.len() as u64,
+                nulls: 0,
+                rows: batch.len() as u64,
+                nans: 0,
+                unencoded_bytes: 0,
+                stats: StatisticsBuilder::new(self.kind),
+                def_hist: vec![0; self.max_def as usize + 1],
+                rep_hist: vec![0; self.max_rep as usize + 1],
+            };
+            if self.max_def > 0 {
+                for &d in batch.def_levels() {
+                    if let Some(h) = page.def_hist.get_mut(d as usize) {
+                        *h += 1;
+                    }
+                }
+                page.nulls = page.levels - page.def_hist[self.max_def as usize] as u64;
+            } else {
+                page.def_hist[0] = page.levels as i64;
+            }
+            if self.max_rep > 0 {
+                for &r in batch.rep_levels() {
+                    if let Some(h) = page.rep_hist.get_mut(r as usize) {
+                        *h += 1;
+                    }
+                }
+                page.rows = page.rep_hist[0] as u64;
+            } else {
+                page.rep_hist[0] = page.levels as i64;
+            }
+            let values = batch.values();
+            page.nans = count_nans(self.kind, values);
+            if let ValuesRef::ByteArray(v) = values {
+                page.unencoded_bytes = v.total_bytes() as u64;
+            }
+            page.stats
+                .update(values)
+                .map_err(|e| format!("statistics of the data: {e}"))?;
+            page.stats.add_nulls(page.nulls);
+            sum.values += page.levels;
+            sum.nulls += page.nulls;
+            sum.pages += 1;
+            pages.push(page);
+        }
+        Ok(pages)
+    }
+
+    fn check_chunk(&mut self, meta: &ColumnMetaData, num_rows: i64, pages: &[PageData]) {
+        let levels: u64 = pages.iter().map(|p| p.levels).sum();
+        let rows: u64 = pages.iter().map(|p| p.rows).sum();
+        let nulls: u64 = pages.iter().map(|p| p.nulls).sum();
+        let nans: u64 = pages.iter().map(|p| p.nans).sum();
+        if levels as i64 != meta.num_values {
+            self.bad(format!(
+                "ColumnMetaData.num_values is {} but the pages hold {levels}",
+                meta.num_values
+            ));
+        }
+        if rows as i64 != num_rows {
+            self.bad(format!(
+                "RowGroup.num_rows is {num_rows} but the pages hold {rows} rows"
+            ));
+        }
+        let mut all = StatisticsBuilder::new(self.kind);
+        for p in pages {
+            all.merge(&p.stats);
+        }
+        if let Some(st) = &meta.statistics {
+            if let Some(n) = st.null_count {
+                if !self.null_count_ok(n, pages.iter().map(|p| &p.def_hist)) {
+                    self.bad(format!(
+                        "Statistics.null_count is {n} but the data holds {nulls} nulls"
+                    ));
+                }
+            }
+            if let Some(n) = st.nan_count {
+                if n != nans as i64 {
+                    self.bad(format!(
+                        "Statistics.nan_count is {n} but the data holds {nans} NaNs"
+                    ));
+                }
+            }
+            let d = statistics::decode(st, self.kind, self.order);
+            self.check_bound(
+                "Statistics min",
+                d.min.as_ref(),
+                all.min(),
+                d.is_min_exact,
+                true,
+            );
+            self.check_bound(
+                "Statistics max",
+                d.max.as_ref(),
+                all.max(),
+                d.is_max_exact,
+                false,
+            );
+        }
+        if let Some(ss) = &meta.size_statistics {
+            let bytes: u64 = pages.iter().map(|p| p.unencoded_bytes).sum();
+            if let Some(n) = ss.unencoded_byte_array_data_bytes {
+                if n != bytes as i64 {
+                    self.bad(format!(
+                        "SizeStatistics.unencoded_byte_array_data_bytes is {n} but the data \
+                         holds {bytes}"
+                    ));
+                }
+            }
+            let sum_hist = |f: fn(&PageData) -> &Vec<i64>| {
+                let mut h = f(&pages[0]).clone();
+                for p in &pages[1..] {
+                    for (a, b) in h.iter_mut().zip(f(p)) {
+                        *a += b;
+                    }
+                }
+                h
+            };
+            if !pages.is_empty() {
+                // Spec: the histograms may be omitted when the max level is 0; seen in the
+                // wild as empty lists (unknown-logical-type.parquet, geospatial/).
+                if let Some(h) = ss
+                    .definition_level_histogram
+                    .as_ref()
+                    .filter(|h| !h.is_empty())
+                {
+                    let ours = sum_hist(|p| &p.def_hist);
+                    if *h != ours {
+                        self.bad(format!(
+                            "SizeStatistics.definition_level_histogram is {h:?} but the data \
+                             has {ours:?}"
+                        ));
+                    }
+                }
+                if let Some(h) = ss
+                    .repetition_level_histogram
+                    .as_ref()
+                    .filter(|h| !h.is_empty())
+                {
+                    let ours = sum_hist(|p| &p.rep_hist);
+                    if *h != ours {
+                        self.bad(format!(
+                            "SizeStatistics.repetition_level_histogram is {h:?} but the data \
+                             has {ours:?}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a stored null count fits the definition levels. Spec: "count of null values";
+    /// for a nested column that is every position below max_def_level. Seen in the wild
+    /// (list_columns.parquet, by parquet-cpp): only the null *leaves* (definition level
+    /// max_def_level - 1) counted. So: the positions at levels t..max_def_level, for some t.
+    fn null_count_ok<'h>(&self, stored: i64, hists: impl Iterator<Item = &'h Vec<i64>>) -> bool {
+        let max = self.max_def as usize;
+        let mut h = vec![0i64; max + 1];
+        for p in hists {
+            for (a, b) in h.iter_mut().zip(p) {
+                *a += b;
+            }
+        }
+        if max == 0 {
+            return stored == 0;
+        }
+        (0..max).any(|t| h[t..max].iter().sum::<i64>() == stored)
+    }
+
+    /// Checks a stored min (`is_min`) or max against the data's. An exact one must be equal,
+    /// an inexact one a bound. A stored value with no non-null (non-NaN) data is a problem.
+    fn check_bound(
+        &mut self,
+        what: &str,
+        stored: Option<&Scalar>,
+        data: Option<&Scalar>,
+        exact: bool,
+        is_min: bool,
+    ) {
+        let Some(stored) = stored else { return };
+        let Some(data) = data else {
+            self.bad(format!(
+                "{what} is present but the data has no non-null value"
+            ));
+            return;
+        };
+        let ord = compare(self.kind, stored, data);
+        let ok = match (exact, is_min) {
+            (true, _) => ord == Ordering::Equal,
+            (false, true) => ord != Ordering::Greater,
+            (false, false) => ord != Ordering::Less,
+        };
+        if !ok {
+            self.bad(format!(
+                "{what}{} is {} but the data's is {}",
+                if exact { "" } else { " (inexact)" },
+                show(stored),
+                show(data)
+            ));
+        }
+    }
+
+    /// Walks the chunk's page headers until the data pages hold `num_values`.
+    fn walk(&mut self, meta: &ColumnMetaData) -> Result<Vec<WalkedPage>, String> {
+        let data = meta.data_page_offset.max(0) as u64;
+        let mut pos = match meta.dictionary_page_offset {
+            Some(d) if d >= 4 && (d as u64) < data => d as u64,
+            // Seen in the wild (column_chunk_key_value_metadata.parquet): a chunk of no
+            // values with data_page_offset 0 and its dictionary page at
+            // dictionary_page_offset.
+            Some(d) if d >= 4 && data < 4 => d as u64,
+            _ => data,
+        };
+        let end = pos.saturating_add(meta.total_compressed_size.max(0) as u64);
+        let mut values = 0i64;
+        let mut out = Vec::new();
+        // Until the data pages hold num_values; a chunk of no values may still have pages
+        // (a dictionary page, empty data pages) within its total_compressed_size.
+        while values < meta.num_values || (meta.num_values == 0 && pos < end) {
+            let (h, hlen) = self.raw.header(pos)?;
+            let body = h.compressed_page_size.max(0) as u64;
+            let (encoding, num_values) = match (
+                h.type_,
+                &h.data_page_header,
+                &h.data_page_header_v2,
+                &h.dictionary_page_header,
+            ) {
+                (PageType::DataPage, Some(d), _, _) => (Some(d.encoding), d.num_values as i64),
+                (PageType::DataPageV2, _, Some(d), _) => (Some(d.encoding), d.num_values as i64),
+                (PageType::DictionaryPage, _, _, Some(d)) => (Some(d.encoding), 0),
+                _ => (None, 0),
+            };
+            values += num_values;
+            out.push(WalkedPage {
+                offset: pos,
+                size: hlen + body,
+                type_: h.type_,
+                encoding,
+                num_values,
+            });
+            pos += hlen + body;
+            if out.len() > 100_000_000 {
+                return Err("too many pages".into());
+            }
+        }
+        Ok(out)
+    }
+
+    fn check_pages(&mut self, meta: &ColumnMetaData, walked: &[WalkedPage], pages: &[PageData]) {
+        let dicts: Vec<usize> = (0..walked.len())
+            .filter(|&k| walked[k].type_ == PageType::DictionaryPage)
+            .collect();
+        match dicts.as_slice() {
+            [] => {
+                if let Some(d) = meta.dictionary_page_offset.filter(|&d| d >= 4) {
+                    self.bad(format!(
+                        "dictionary_page_offset is {d} but the chunk has no dictionary page"
+                    ));
+                }
+            }
+            [0] => {
+                let at = walked[0].offset as i64;
+                let legacy = meta.dictionary_page_offset.is_none() && meta.data_page_offset == at;
+                if meta.dictionary_page_offset != Some(at) && !legacy {
+                    self.bad(format!(
+                        "the dictionary page is at offset {at} but dictionary_page_offset is {:?}",
+                        meta.dictionary_page_offset
+                    ));
+                }
+            }
+            [k] => self.bad(format!("the dictionary page is page {k}, not the first")),
+            more => self.bad(format!("{} dictionary pages", more.len())),
+        }
+        let data: Vec<&WalkedPage> = walked
+            .iter()
+            .filter(|w| matches!(w.type_, PageType::DataPage | PageType::DataPageV2))
+            .collect();
+        if let Some(first) = data.first() {
+            // Seen in the wild (parquet-mr before 1.6, Impala, parquet-cpp before 1.5): no
+            // dictionary_page_offset, and data_page_offset at the dictionary page.
+            let dict_first = meta.dictionary_page_offset.is_none()
+                && dicts == [0]
+                && walked[0].offset as i64 == meta.data_page_offset;
+            if first.offset as i64 != meta.data_page_offset && !dict_first {
+                self.bad(format!(
+                    "the first data page is at offset {} but data_page_offset is {}",
+                    first.offset, meta.data_page_offset
+                ));
+            }
+        }
+        let nonempty: Vec<&&WalkedPage> = data.iter().filter(|w| w.num_values > 0).collect();
+        if nonempty.len() != pages.len() {
+            self.bad(format!(
+                "{} data pages with values by their headers, {} decoded",
+                nonempty.len(),
+                pages.len()
+            ));
+        }
+        // Seen in the wild: an empty `encodings` list (byte_array_decimal.parquet,
+        // nation.dict-malformed.parquet); only a list that names encodings is checked.
+        for w in walked.iter().filter(|_| !meta.encodings.is_empty()) {
+            if let Some(e) = w.encoding {
+                if !meta.encodings.contains(&e) {
+                    self.bad(format!(
+                        "page at offset {} is {e} but ColumnMetaData.encodings is {:?}",
+                        w.offset,
+                        meta.encodings.iter().map(|e| e.name()).collect::<Vec<_>>()
+                    ));
+                    break;
+                }
+            }
+        }
+        if let Some(stats) = &meta.encoding_stats {
+            for s in stats {
+                let n = walked
+                    .iter()
+                    .filter(|w| {
+                        let ty = match w.type_ {
+                            // Spec: encoding_stats counts V1 and V2 data pages alike? It
+                            // names the page type; writers use DATA_PAGE for both.
+                            PageType::DataPageV2 => PageType::DataPage,
+                            t => t,
+                        };
+                        let want = match s.page_type {
+                            PageType::DataPageV2 => PageType::DataPage,
+                            t => t,
+                        };
+                        ty == want && w.encoding == Some(s.encoding)
+                    })
+                    .count();
+                if n as i64 != s.count as i64 {
+                    self.bad(format!(
+                        "encoding_stats: {} {} pages: {} by the metadata, {n} in the chunk",
+                        s.page_type, s.encoding, s.count
+                    ));
+                }
+            }
+        }
+    }
+
+    fn check_offset_index(
+        &mut self,
+        off: i64,
+        len: i32,
+        walked: &[WalkedPage],
+        pages: &[PageData],
+    ) {
+        let bytes = match self.raw.read(off.max(0) as u64, len.max(0) as u64) {
+            Ok(b) => b,
+            Err(e) => return self.bad(format!("OffsetIndex: {e}")),
+        };
+        let oi = match OffsetIndex::decode(&bytes) {
+            Ok((oi, _)) => oi,
+            Err(e) => return self.bad(format!("OffsetIndex does not decode: {e}")),
+        };
+        let data: Vec<&WalkedPage> = walked
+            .iter()
+            .filter(|w| matches!(w.type_, PageType::DataPage | PageType::DataPageV2))
+            .collect();
+        if oi.page_locations.len() != data.len() {
+            return self.bad(format!(
+                "OffsetIndex has {} page locations for {} data pages",
+                oi.page_locations.len(),
+                data.len()
+            ));
+        }
+        // Rows before each data page (empty pages hold no rows and were not decoded).
+        let mut first_rows = Vec::with_capacity(data.len());
+        let (mut row, mut k) = (0u64, 0usize);
+        for w in &data {
+            first_rows.push(row);
+            if w.num_values > 0 {
+                row += pages.get(k).map_or(0, |p| p.rows);
+                k += 1;
+            }
+        }
+        for (n, (loc, w)) in oi.page_locations.iter().zip(&data).enumerate() {
+            if loc.offset as u64 != w.offset || loc.compressed_page_size as u64 != w.size {
+                self.bad(format!(
+                    "OffsetIndex page {n}: offset {} size {}, but the page is at {} with {} bytes",
+                    loc.offset, loc.compressed_page_size, w.offset, w.size
+                ));
+            }
+            if loc.first_row_index as u64 != first_rows[n] {
+                self.bad(format!(
+                    "OffsetIndex page {n}: first_row_index {} but the page starts at row {}",
+                    loc.first_row_index, first_rows[n]
+                ));
+            }
+        }
+        if let Some(u) = &oi.unencoded_byte_array_data_bytes {
+            let ours = page_values(&data, pages, |p| p.unencoded_bytes as i64);
+            if *u != ours {
+                self.bad(format!(
+                    "OffsetIndex.unencoded_byte_array_data_bytes is {u:?} but the pages hold {ours:?}"
+                ));
+            }
+        }
+    }
+
+    fn check_column_index(&mut self, off: i64, len: i32, pages: &[PageData]) {
+        let bytes = match self.raw.read(off.max(0) as u64, len.max(0) as u64) {
+            Ok(b) => b,
+            Err(e) => return self.bad(format!("ColumnIndex: {e}")),
+        };
+        let ci: ColumnIndex = match ColumnIndex::decode(&bytes) {
+            Ok((ci, _)) => ci,
+            Err(e) => return self.bad(format!("ColumnIndex does not decode: {e}")),
+        };
+        let n = pages.len();
+        if ci.null_pages.len() != n || ci.min_values.len() != n || ci.max_values.len() != n {
+            return self.bad(format!(
+                "ColumnIndex has {} null_pages, {} min_values, {} max_values for {n} pages",
+                ci.null_pages.len(),
+                ci.min_values.len(),
+                ci.max_values.len()
+            ));
+        }
+        let order_known = matches!(self.order, None | Some(ColumnOrder::TypeOrder))
+            && self.kind != StatKind::Undefined;
+        // Byte arrays in the page index may be truncated (PageIndex.md): only bounds then.
+        let exact = !matches!(self.kind, StatKind::Bytes | StatKind::Decimal);
+        let mut bounds: Vec<(usize, Scalar, Scalar)> = Vec::new();
+        for (k, p) in pages.iter().enumerate() {
+            let null_page = p.levels == p.nulls;
+            if ci.null_pages[k] != null_page {
+                self.bad(format!(
+                    "ColumnIndex.null_pages[{k}] is {} but the page {} non-null values",
+                    ci.null_pages[k],
+                    if null_page { "has no" } else { "has" }
+                ));
+            }
+            if let Some(nc) = ci.null_counts.as_ref().and_then(|v| v.get(k)) {
+                if !self.null_count_ok(*nc, std::iter::once(&p.def_hist)) {
+                    self.bad(format!(
+                        "ColumnIndex.null_counts[{k}] is {nc} but the page has {} nulls",
+                        p.nulls
+                    ));
+                }
+            }
+            if ci.null_pages[k] || !order_known {
+                continue;
+            }
+            let lo = Scalar::from_plain(self.kind, &ci.min_values[k]);
+            let hi = Scalar::from_plain(self.kind, &ci.max_values[k]);
+            let (Some(lo), Some(hi)) = (lo, hi) else {
+                self.bad(format!("ColumnIndex min/max of page {k} do not decode"));
+                continue;
+            };
+            // A NaN bound (only NaNs in the page, or an old writer) is ignored.
+            if is_nan(self.kind, &lo) || is_nan(self.kind, &hi) {
+                continue;
+            }
+            let before = self.problems.len();
+            self.check_bound("ColumnIndex min", Some(&lo), p.stats.min(), exact, true);
+            self.check_bound("ColumnIndex max", Some(&hi), p.stats.max(), exact, false);
+            for q in &mut self.problems[before..] {
+                *q = format!("page {k}: {q}");
+            }
+            bounds.push((k, lo, hi));
+        }
+        let hist = |h: &Option<Vec<i64>>, f: fn(&PageData) -> &Vec<i64>| {
+            h.as_ref().filter(|h| !h.is_empty()).map(|h| {
+                (
+                    h.clone(),
+                    pages
+                        .iter()
+                        .flat_map(|p| f(p).clone())
+                        .collect::<Vec<i64>>(),
+                )
+            })
+        };
+        if let Some((h, ours)) = hist(&ci.definition_level_histograms, |p| &p.def_hist) {
+            if h != ours {
+                self.bad(format!(
+                    "ColumnIndex.definition_level_histograms is {h:?} but the pages have {ours:?}"
+                ));
+            }
+        }
+        if let Some((h, ours)) = hist(&ci.repetition_level_histograms, |p| &p.rep_hist) {
+            if h != ours {
+                self.bad(format!(
+                    "ColumnIndex.repetition_level_histograms is {h:?} but the pages have {ours:?}"
+                ));
+            }
+        }
+        let want = match ci.boundary_order {
+            BoundaryOrder::Ascending => Ordering::Less,
+            BoundaryOrder::Descending => Ordering::Greater,
+            _ => return,
+        };
+        for w in bounds.windows(2) {
+            let (a, b) = (&w[0], &w[1]);
+            let bad = compare(self.kind, &a.1, &b.1) == want.reverse()
+                || compare(self.kind, &a.2, &b.2) == want.reverse();
+            if bad {
+                self.bad(format!(
+                    "ColumnIndex.boundary_order is {} but pages {} and {} are not in that order",
+                    ci.boundary_order, a.0, b.0
+                ));
+                break;
+            }
+        }
+    }
+}
+
+/// `f` of each data page, with 0 for the pages without values (not decoded).
+fn page_values(data: &[&WalkedPage], pages: &[PageData], f: fn(&PageData) -> i64) -> Vec<i64> {
+    let mut k = 0;
+    data.iter()
+        .map(|w| {
+            if w.num_values > 0 {
+                k += 1;
+                pages.get(k - 1).map_or(0, f)
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+fn is_nan(kind: StatKind, s: &Scalar) -> bool {
+    match s {
+        Scalar::Float(x) => x.is_nan(),
+        Scalar::Double(x) => x.is_nan(),
+        Scalar::Bytes(b) if kind == StatKind::Float16 => statistics::half_of(b).is_nan(),
+        _ => false,
+    }
+}
+
+fn count_nans(kind: StatKind, values: ValuesRef<'_>) -> u64 {
+    match values {
+        ValuesRef::Float(v) => v.iter().filter(|x| x.is_nan()).count() as u64,
+        ValuesRef::Double(v) => v.iter().filter(|x| x.is_nan()).count() as u64,
+        ValuesRef::FixedLenByteArray(v) if kind == StatKind::Float16 => {
+            v.iter().filter(|x| statistics::half_of(x).is_nan()).count() as u64
+        }
+        _ => 0,
+    }
+}
+
+/// A min/max for a message: numbers as numbers, bytes as text when UTF-8, else hex.
+fn show(s: &Scalar) -> String {
+    match s {
+        Scalar::Boolean(b) => b.to_string(),
+        Scalar::Int32(v) => v.to_string(),
+        Scalar::Int64(v) => v.to_string(),
+        Scalar::Float(v) => format!("{v:?}"),
+        Scalar::Double(v) => format!("{v:?}"),
+        Scalar::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(t) if t.len() <= 64 => format!("{t:?}"),
+            _ => {
+                let hex: String = b.iter().take(32).map(|x| format!("{x:02x}")).collect();
+                format!("0x{hex}{}", if b.len() > 32 { "..." } else { "" })
+            }
+        },
+    }
+}

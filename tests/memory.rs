@@ -1,0 +1,182 @@
+//! Memory (issue 4), measured by a counting global allocator in this test binary:
+//!
+//! - reading a file with a ~200 MB column chunk through `FileReader::new(File)` (the
+//!   `Read + Seek` path) with `next_batch(4096)` keeps the peak heap under 64 MB plus the batch;
+//! - writing 256 MB in row groups of 32 MB keeps the peak heap under 64 MB (2x the row group).
+//!
+//! Both run in one `#[test]` so the counts are theirs alone. The numbers are printed
+//! (`cargo test --test memory -- --nocapture`).
+#![cfg(all(feature = "std", feature = "write"))]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::time::Instant;
+
+use parket::compression::Codec;
+use parket::read::FileReader;
+use parket::schema::Schema;
+use parket::values::ValuesRef;
+use parket::write::{FileWriter, WriteOptions};
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn added(size: usize) {
+    let now = CURRENT.fetch_add(size, Relaxed) + size;
+    PEAK.fetch_max(now, Relaxed);
+}
+
+// SAFETY: every call forwards to `System` with the caller's layout; the counters are atomics.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            added(layout.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            added(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            let old = layout.size();
+            if new_size > old {
+                added(new_size - old);
+            } else {
+                CURRENT.fetch_sub(old - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `f`; returns its result and the peak heap above the start, in bytes.
+fn measured<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let before = CURRENT.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    let r = f();
+    (r, PEAK.load(Relaxed).saturating_sub(before))
+}
+
+const MB: usize = 1 << 20;
+
+/// Values that neither repeat nor compress well: 8 bytes each in PLAIN.
+fn fill(batch: &mut [i64], start: i64) {
+    for (k, v) in batch.iter_mut().enumerate() {
+        let i = start + k as i64;
+        *v = i.wrapping_mul(0x9e37_79b9_7f4a_7c15u64 as i64) ^ (i >> 3);
+    }
+}
+
+/// Writes `rows` INT64 values in row groups of `rg_rows`, from batches of `batch.len()`;
+/// returns the bytes written.
+fn write(path: &std::path::Path, rows: usize, rg_rows: usize, batch: &mut [i64]) -> u64 {
+    let schema = Schema::parse("message m { required int64 v; }").unwrap();
+    let options = WriteOptions::default()
+        .dictionary(false)
+        .codec(Codec::Uncompressed)
+        .data_page_size(MB);
+    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+    let mut w = FileWriter::new(file, schema, options).unwrap();
+    let mut written = 0;
+    while written < rows {
+        let mut rg = w.next_row_group().unwrap();
+        let end = (written + rg_rows).min(rows);
+        while written < end {
+            let n = batch.len().min(end - written);
+            fill(&mut batch[..n], written as i64);
+            rg.column(0)
+                .unwrap()
+                .write(ValuesRef::Int64(&batch[..n]), &[], &[])
+                .unwrap();
+            written += n;
+        }
+        rg.finish().unwrap();
+    }
+    w.finish().unwrap();
+    w.bytes_written()
+}
+
+#[test]
+fn peak_memory_reading_and_writing() {
+    let dir = std::env::temp_dir().join(format!("parket-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // The input batch (8 MB) exists before the measurements: it is the caller's data.
+    let mut batch = vec![0i64; 1 << 20];
+
+    // Reading: one column chunk of 25M INT64 (200 MB) in 1 MiB pages.
+    let rows = 25_000_000;
+    let path = dir.join("one-chunk.parquet");
+    let t = Instant::now();
+    let (bytes, write_one_peak) = measured(|| write(&path, rows, rows, &mut batch));
+    let write_time = t.elapsed();
+    assert!(bytes > 200_000_000, "{bytes} bytes");
+    let t = Instant::now();
+    let ((count, sum), read_peak) = measured(|| {
+        let file = FileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let mut col = file.column_chunk(0, "v").unwrap();
+        let (mut count, mut sum) = (0usize, 0i64);
+        while let Some(b) = col.next_batch(4096).unwrap() {
+            count += b.len();
+            if let ValuesRef::Int64(v) = b.values() {
+                sum = v.iter().fold(sum, |s, x| s.wrapping_add(*x));
+            }
+        }
+        (count, sum)
+    });
+    let read_time = t.elapsed();
+    assert_eq!(count, rows);
+    let mut expected = 0i64;
+    for start in (0..rows).step_by(batch.len()) {
+        let n = batch.len().min(rows - start);
+        fill(&mut batch[..n], start as i64);
+        expected = batch[..n].iter().fold(expected, |s, x| s.wrapping_add(*x));
+    }
+    assert_eq!(sum, expected);
+    std::fs::remove_file(&path).unwrap();
+
+    // Writing: 256 MB in row groups of 32 MB (4M INT64 each).
+    let path = dir.join("row-groups.parquet");
+    let t = Instant::now();
+    let (bytes_rg, write_peak) = measured(|| write(&path, 32 << 20, 4 << 20, &mut batch));
+    let write_rg_time = t.elapsed();
+    std::fs::remove_file(&path).unwrap();
+    let _ = std::fs::remove_dir(&dir);
+
+    eprintln!(
+        "memory: read {} MB chunk (next_batch 4096, Read+Seek): peak {:.1} MB in {:.1?}; \
+         write of that one-row-group file: peak {:.1} MB in {:.1?}; write {} MB in 32 MB row \
+         groups: peak {:.1} MB in {:.1?}",
+        bytes / 1_000_000,
+        read_peak as f64 / MB as f64,
+        read_time,
+        write_one_peak as f64 / MB as f64,
+        write_time,
+        bytes_rg / 1_000_000,
+        write_peak as f64 / MB as f64,
+        write_rg_time,
+    );
+    assert!(
+        read_peak < 64 * MB + 4096 * 8,
+        "reading peaked at {read_peak} bytes"
+    );
+    assert!(
+        write_peak < 64 * MB,
+        "writing 32 MB row groups peaked at {write_peak} bytes"
+    );
+}
