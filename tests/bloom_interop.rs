@@ -417,17 +417,12 @@ fn bloom_filters_agree_across_readers_and_writers() {
 
 #[test]
 fn parquet_testing_bloom_filters_hold_their_values() {
-    let data = std::env::var("PARQUET_TEST_DATA").unwrap_or_else(|_| {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("parquet-testing")
-            .to_string_lossy()
-            .into_owned()
-    });
+    let data = parket::testing::corpus_dir();
     for name in [
         "data_index_bloom_encoding_stats.parquet",
         "data_index_bloom_encoding_with_length.parquet",
     ] {
-        let f = Path::new(&data).join("data").join(name);
+        let f = data.join("data").join(name);
         assert_own(&f, &[("String", Kind::Str)], true);
     }
 }

@@ -26,15 +26,7 @@ use parket::read::FileReader;
 mod checksum;
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("PARQUET_TEST_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-    assert!(
-        dir.join("data").is_dir(),
-        "parquet-testing corpus not found at {}: set PARQUET_TEST_DATA",
-        dir.display()
-    );
-    dir
+    parket::testing::corpus_dir()
 }
 
 fn parquet_files(dir: &Path, out: &mut Vec<PathBuf>) {

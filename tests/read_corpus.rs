@@ -12,7 +12,7 @@
 //!   pyarrow 26.0.1), BYTE_STREAM_SPLIT columns against their PLAIN twins, ARROW-GH-43605.
 
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use parket::levels::LeafData;
 use parket::read::FileReader;
@@ -20,14 +20,10 @@ use parket::values::{Values, ValuesRef};
 use parket::{Error, ErrorKind, Limits};
 
 fn corpus() -> PathBuf {
-    let dir = std::env::var_os("PARQUET_TEST_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
+    let dir = parket::testing::corpus_dir();
     assert!(
-        dir.join("data").is_dir() && dir.join("bad_data").is_dir(),
-        "parquet-testing corpus not found at {}: set PARQUET_TEST_DATA to the directory that \
-         holds data/ and bad_data/ (a checkout of apache/parquet-testing), e.g. \
-         PARQUET_TEST_DATA=/path/to/parquet-testing cargo test --test read_corpus",
+        dir.join("bad_data").is_dir(),
+        "{}: no bad_data/",
         dir.display()
     );
     dir

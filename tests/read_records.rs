@@ -1,22 +1,12 @@
 //! Records through `FileReader::records`: counts over the corpus, and golden values from
 //! pyarrow 26.0.1 (`pq.read_table(path).to_pylist()`).
 
-use std::path::{Path, PathBuf};
-
 use parket::read::FileReader;
 use parket::record::Value;
 
 fn read(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("PARQUET_TEST_DATA")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-    let p = dir.join(name);
-    std::fs::read(&p).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}: set PARQUET_TEST_DATA to a checkout of apache/parquet-testing",
-            p.display()
-        )
-    })
+    let p = parket::testing::corpus_dir().join(name);
+    std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
 #[test]

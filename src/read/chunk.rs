@@ -295,10 +295,7 @@ impl<'a> PageStream<'a> {
 ///
 /// ```
 /// # fn main() -> parket::Result<()> {
-/// # let dir = std::env::var_os("PARQUET_TEST_DATA").map(std::path::PathBuf::from)
-/// #     .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-/// # let path = dir.join("data/alltypes_plain.parquet");
-/// # let Ok(bytes) = std::fs::read(path) else { return Ok(()) };
+/// # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
 /// use parket::read::FileReader;
 /// use parket::values::ValuesRef;
 /// let file = FileReader::from_bytes(&bytes)?;

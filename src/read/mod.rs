@@ -18,10 +18,7 @@
 //!
 //! ```
 //! # fn main() -> parket::Result<()> {
-//! # let dir = std::env::var_os("PARQUET_TEST_DATA").map(std::path::PathBuf::from)
-//! #     .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-//! # let path = dir.join("data/alltypes_plain.parquet");
-//! # let Ok(bytes) = std::fs::read(path) else { return Ok(()) };
+//! # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
 //! use parket::read::FileReader;
 //! use parket::values::Values;
 //! use parket::Limits;
@@ -312,9 +309,7 @@ impl<'a> FileReader<'a> {
     ///
     /// ```
     /// # fn main() -> parket::Result<()> {
-    /// # let dir = std::env::var_os("PARQUET_TEST_DATA").map(std::path::PathBuf::from)
-    /// #     .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-    /// # let Ok(bytes) = std::fs::read(dir.join("data/alltypes_plain.parquet")) else { return Ok(()) };
+    /// # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
     /// use parket::read::FileReader;
     /// use parket::record::Value;
     /// let file = FileReader::from_bytes(&bytes)?;
