@@ -162,7 +162,7 @@ impl Writer<'_> {
 }
 
 /// Appends one leaf value per the contract's table.
-fn leaf_to_json(v: &Value, desc: &ColumnDescriptor, out: &mut String) -> Result<(), String> {
+pub fn leaf_to_json(v: &Value, desc: &ColumnDescriptor, out: &mut String) -> Result<(), String> {
     use std::fmt::Write as _;
     match logical::logical_value(v, desc).map_err(|e| e.to_string())? {
         Logical::Null => out.push_str("null"),
