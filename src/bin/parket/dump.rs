@@ -528,7 +528,7 @@ fn body_lines(
                 base = Base::Decompressed(0);
             }
             Err(e) => {
-                d.note(&format!("  the body does not decompress: {e}"));
+                d.note(&format!("  {e}"));
                 return;
             }
         }

@@ -55,6 +55,10 @@ pub struct PageReport {
     pub error: Option<String>,
 }
 
+/// Pages larger than this (uncompressed) are listed from their header only: decoding them
+/// just for their first and last value is not worth the time and memory.
+const MAX_DECODE: i32 = 64 << 20;
+
 /// Opens `path` streaming (pages are read one at a time).
 pub fn open(path: &str) -> Result<FileReader<'static>, String> {
     crate::cat::open(path)
@@ -128,8 +132,11 @@ pub fn plain_body(
     }
     let size = usize::try_from(header.uncompressed_page_size)
         .map_err(|_| "negative uncompressed_page_size".to_string())?;
-    if size > parket::Limits::default().page_bytes as usize {
-        return Err("uncompressed_page_size above the page limit".into());
+    if header.uncompressed_page_size > MAX_DECODE {
+        return Err(format!(
+            "not decompressed: uncompressed_page_size above {} MiB",
+            MAX_DECODE >> 20
+        ));
     }
     if let (PageType::DataPageV2, Some(h)) = (header.type_, &header.data_page_header_v2) {
         let levels = usize::try_from(h.definition_levels_byte_length)
@@ -224,6 +231,13 @@ pub fn report(
             }
         }
         _ => {}
+    }
+    if h.uncompressed_page_size > MAX_DECODE {
+        r.error = Some(format!(
+            "not decoded: uncompressed_page_size above {} MiB",
+            MAX_DECODE >> 20
+        ));
+        return r;
     }
     let mut out = column.new_leaf_data();
     match decoder.decode_page(h, &raw.body, &mut out) {
