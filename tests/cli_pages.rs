@@ -55,15 +55,16 @@ fn written() -> Vec<PathBuf> {
             1 => "[]".to_string(),
             _ => format!("[{i},null,{}]", i * 2),
         };
-        rows.push_str(&format!(
-            "{{\"id\":{i},\"name\":{name},\"tags\":{tags}}}\n"
-        ));
+        rows.push_str(&format!("{{\"id\":{i},\"name\":{name},\"tags\":{tags}}}\n"));
     }
     let input = tmp("rows.jsonl");
     std::fs::write(&input, rows).unwrap();
     let mut out = Vec::new();
     for (n, extra) in [
-        ("w1.parquet", vec!["--page-version", "1", "--codec", "UNCOMPRESSED"]),
+        (
+            "w1.parquet",
+            vec!["--page-version", "1", "--codec", "UNCOMPRESSED"],
+        ),
         (
             "w2.parquet",
             vec![
@@ -130,7 +131,11 @@ fn check_pages(file: &Path) -> Vec<u64> {
                 })
                 .collect();
             let encrypted = name.to_string().ends_with(".encrypted");
-            if encrypted && !pages.iter().any(|p| p["row_group"] == rg && p["column"] == path) {
+            if encrypted
+                && !pages
+                    .iter()
+                    .any(|p| p["row_group"] == rg && p["column"] == path)
+            {
                 continue; // an encrypted column of a plaintext footer: `pages` skips it
             }
             if data.iter().any(|p| !p["error"].is_null()) {
@@ -138,11 +143,22 @@ fn check_pages(file: &Path) -> Vec<u64> {
             }
             let values: i64 = data.iter().map(|p| p["num_values"].as_i64().unwrap()).sum();
             let rows: i64 = data.iter().map(|p| p["num_rows"].as_i64().unwrap()).sum();
-            assert_eq!(values, col["num_values"].as_i64().unwrap(), "{name} {rg} {path}");
-            assert_eq!(rows, group["num_rows"].as_i64().unwrap(), "{name} {rg} {path}");
+            assert_eq!(
+                values,
+                col["num_values"].as_i64().unwrap(),
+                "{name} {rg} {path}"
+            );
+            assert_eq!(
+                rows,
+                group["num_rows"].as_i64().unwrap(),
+                "{name} {rg} {path}"
+            );
         }
     }
-    pages.iter().map(|p| p["offset"].as_u64().unwrap()).collect()
+    pages
+        .iter()
+        .map(|p| p["offset"].as_u64().unwrap())
+        .collect()
 }
 
 #[test]
@@ -248,7 +264,10 @@ fn pages_of_a_known_file() {
     assert_eq!(lines[0]["offset"], 4);
     assert_eq!(lines[0]["header_len"], 13);
     assert_eq!(lines[0]["num_values"], 8);
-    assert_eq!((&lines[0]["first"], &lines[0]["last"]), (&Json::from(4), &Json::from(1)));
+    assert_eq!(
+        (&lines[0]["first"], &lines[0]["last"]),
+        (&Json::from(4), &Json::from(1))
+    );
     assert_eq!(lines[1]["page_type"], "DATA_PAGE");
     assert_eq!(lines[1]["offset"], 49);
     assert_eq!(lines[1]["encoding"], "PLAIN_DICTIONARY");
@@ -256,7 +275,11 @@ fn pages_of_a_known_file() {
     // 4-byte length 2, then the RLE run `10 01` (8 x 1).
     assert_eq!(lines[1]["definition_levels_byte_length"], 6);
     assert_eq!(
-        (&lines[1]["num_nulls"], &lines[1]["num_rows"], &lines[1]["crc"]),
+        (
+            &lines[1]["num_nulls"],
+            &lines[1]["num_rows"],
+            &lines[1]["crc"]
+        ),
         (&Json::from(0), &Json::from(8), &Json::from("none"))
     );
     let bad = parket::testing::corpus_dir().join("data/datapage_v1-corrupt-checksum.parquet");
@@ -289,16 +312,82 @@ fn dump_of_a_hand_worked_page() {
         .map(|l| l.split_whitespace().collect())
         .collect();
     let expect: &[&[&str]] = &[
-        &["4", "15", "04", "1", "type:", "PageType", "=", "DICTIONARY_PAGE", "(2)"],
-        &["6", "15", "40", "2", "uncompressed_page_size:", "i32", "=", "32"],
-        &["8", "15", "40", "3", "compressed_page_size:", "i32", "=", "32"],
-        &["10", "4c", "7", "dictionary_page_header:", "DictionaryPageHeader"],
+        &[
+            "4",
+            "15",
+            "04",
+            "1",
+            "type:",
+            "PageType",
+            "=",
+            "DICTIONARY_PAGE",
+            "(2)",
+        ],
+        &[
+            "6",
+            "15",
+            "40",
+            "2",
+            "uncompressed_page_size:",
+            "i32",
+            "=",
+            "32",
+        ],
+        &[
+            "8",
+            "15",
+            "40",
+            "3",
+            "compressed_page_size:",
+            "i32",
+            "=",
+            "32",
+        ],
+        &[
+            "10",
+            "4c",
+            "7",
+            "dictionary_page_header:",
+            "DictionaryPageHeader",
+        ],
         &["11", "15", "10", "1", "num_values:", "i32", "=", "8"],
-        &["13", "15", "04", "2", "encoding:", "Encoding", "=", "PLAIN_DICTIONARY", "(2)"],
+        &[
+            "13",
+            "15",
+            "04",
+            "2",
+            "encoding:",
+            "Encoding",
+            "=",
+            "PLAIN_DICTIONARY",
+            "(2)",
+        ],
         &["15", "00", "stop"],
         &["16", "00", "stop"],
-        &["17", "04", "00", "00", "00", "value", "0:", "4", "(INT32,", "little-endian)"],
-        &["45", "01", "00", "00", "00", "value", "7:", "1", "(INT32,", "little-endian)"],
+        &[
+            "17",
+            "04",
+            "00",
+            "00",
+            "00",
+            "value",
+            "0:",
+            "4",
+            "(INT32,",
+            "little-endian)",
+        ],
+        &[
+            "45",
+            "01",
+            "00",
+            "00",
+            "00",
+            "value",
+            "7:",
+            "1",
+            "(INT32,",
+            "little-endian)",
+        ],
     ];
     for want in expect {
         assert!(

@@ -112,9 +112,7 @@ impl<'a> Pages<'a> {
             let buf = self.read(at, want as usize)?;
             match crate::thrift::decode_prefix::<PageHeader>(&buf, depth) {
                 Ok(v) => return Ok(v),
-                Err(e)
-                    if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && want < cap =>
-                {
+                Err(e) if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && want < cap => {
                     want = want.saturating_mul(4).min(cap);
                 }
                 Err(e) => return Err(e.offset_by(at)),

@@ -208,7 +208,15 @@ impl Walker<'_, '_> {
             }
             MAP => {
                 let (k, v, size) = self.r.map_header()?;
-                self.push(start, field_id, field, ty, wire, depth, Annotated::Map { size });
+                self.push(
+                    start,
+                    field_id,
+                    field,
+                    ty,
+                    wire,
+                    depth,
+                    Annotated::Map { size },
+                );
                 for _ in 0..size {
                     for t in [k, v] {
                         let at = self.r.position();
@@ -217,9 +225,7 @@ impl Walker<'_, '_> {
                 }
                 return Ok(());
             }
-            t => {
-                return Err(Error::out_of_range("Thrift type", t.into()).at_offset(start as u64))
-            }
+            t => return Err(Error::out_of_range("Thrift type", t.into()).at_offset(start as u64)),
         };
         self.push(start, field_id, field, ty, wire, depth, value);
         Ok(())

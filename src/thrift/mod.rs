@@ -59,11 +59,11 @@ mod codec;
 mod reader;
 mod writer;
 
+pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
 pub(crate) use codec::{__field_ty, __is_required, __take, __write, thrift_struct};
 pub use codec::{
     decode_prefix, encode, read_empty, read_union, write_empty, Codec, Ctx, FieldDef, StructDef, Ty,
 };
-pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
 pub use reader::Reader;
 pub use writer::Writer;
 

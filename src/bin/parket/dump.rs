@@ -223,11 +223,7 @@ fn hybrid_lines(
             let show = n.min(32).min(take * 8 / (bit_width.max(1) as usize));
             let mut vals = vec![0u64; if bit_width == 0 { n.min(32) } else { show }];
             unpack64(body, bit_width, &mut vals);
-            let mut text = format!(
-                "{} values of {bit_width} bit(s), LSB first: {:?}",
-                n,
-                vals
-            );
+            let mut text = format!("{} values of {bit_width} bit(s), LSB first: {:?}", n, vals);
             if vals.len() < n {
                 text.push_str(" ...");
             }
@@ -289,12 +285,20 @@ fn v1_levels(
             0,
             body.get(..len).unwrap_or(&[]),
             1,
-            &format!("{what} levels: BIT_PACKED (deprecated, MSB first), {num_values} x {bw} bit(s)"),
+            &format!(
+                "{what} levels: BIT_PACKED (deprecated, MSB first), {num_values} x {bw} bit(s)"
+            ),
         );
         return len;
     }
     let Some(prefix) = body.get(..4) else {
-        d.line(base, 0, body, 1, &format!("{what} levels: truncated length prefix"));
+        d.line(
+            base,
+            0,
+            body,
+            1,
+            &format!("{what} levels: truncated length prefix"),
+        );
         return body.len();
     };
     let len = u32::from_le_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
@@ -346,11 +350,7 @@ fn plain_values(
                     start,
                     &[b],
                     2,
-                    &format!(
-                        "values {i}..{}: bits LSB first {:?}",
-                        i + n - 1,
-                        &bits[..n]
-                    ),
+                    &format!("values {i}..{}: bits LSB first {:?}", i + n - 1, &bits[..n]),
                 );
                 i += 8;
                 continue;
@@ -359,7 +359,9 @@ fn plain_values(
                 let Ok(len) = c.u32_le("byte array length") else {
                     break;
                 };
-                let v = c.take((len as usize).min(c.remaining()), "byte array").unwrap_or(&[]);
+                let v = c
+                    .take((len as usize).min(c.remaining()), "byte array")
+                    .unwrap_or(&[]);
                 let all = bytes.get(start..c.position()).unwrap_or(&[]);
                 let text = String::from_utf8_lossy(v);
                 let short: String = text.chars().take(40).collect();
@@ -388,10 +390,18 @@ fn plain_values(
                     PhysicalType::Double => {
                         format!("{}", f64::from_le_bytes(v.try_into().unwrap_or([0; 8])))
                     }
-                    PhysicalType::Int96 => "INT96: 8 bytes nanoseconds of day, 4 bytes Julian day".into(),
+                    PhysicalType::Int96 => {
+                        "INT96: 8 bytes nanoseconds of day, 4 bytes Julian day".into()
+                    }
                     _ => format!("{w} bytes"),
                 };
-                d.line(base, start, v, 2, &format!("value {i}: {text} ({t}, little-endian)"));
+                d.line(
+                    base,
+                    start,
+                    v,
+                    2,
+                    &format!("value {i}: {text} ({t}, little-endian)"),
+                );
             }
             (_, None) => break,
         }
@@ -421,11 +431,23 @@ fn delta_header(d: &mut Dump, base: Base, bytes: &[u8]) {
         let Ok(v) = c.uleb128("DELTA_BINARY_PACKED header") else {
             return;
         };
-        d.line(base, s, &bytes[s..c.position()], 2, &format!("{n}: {v} (ULEB128)"));
+        d.line(
+            base,
+            s,
+            &bytes[s..c.position()],
+            2,
+            &format!("{n}: {v} (ULEB128)"),
+        );
     }
     let s = c.position();
     if let Ok(v) = c.zigzag("DELTA_BINARY_PACKED first value") {
-        d.line(base, s, &bytes[s..c.position()], 2, &format!("first value: {v} (zigzag ULEB128)"));
+        d.line(
+            base,
+            s,
+            &bytes[s..c.position()],
+            2,
+            &format!("first value: {v} (zigzag ULEB128)"),
+        );
     }
     if !c.is_empty() {
         d.line(
@@ -433,7 +455,10 @@ fn delta_header(d: &mut Dump, base: Base, bytes: &[u8]) {
             c.position(),
             &[],
             2,
-            &format!("... {} more bytes: blocks (min delta, bit widths, miniblocks)", c.remaining()),
+            &format!(
+                "... {} more bytes: blocks (min delta, bit widths, miniblocks)",
+                c.remaining()
+            ),
         );
     }
 }
@@ -452,13 +477,22 @@ fn values_lines(
         0,
         &[],
         1,
-        &format!("values: {encoding}, {non_null} non-null value(s), {} bytes", bytes.len()),
+        &format!(
+            "values: {encoding}, {non_null} non-null value(s), {} bytes",
+            bytes.len()
+        ),
     );
     match encoding {
         Encoding::Plain => plain_values(d, base, bytes, desc, non_null, show),
         Encoding::PlainDictionary | Encoding::RleDictionary => {
             let Some(&bw) = bytes.first() else { return };
-            d.line(base, 0, &[bw], 2, &format!("bit width of the dictionary indices: {bw}"));
+            d.line(
+                base,
+                0,
+                &[bw],
+                2,
+                &format!("bit width of the dictionary indices: {bw}"),
+            );
             if bw <= 32 {
                 hybrid_lines(d, base.add(1), &bytes[1..], bw.into(), Some(non_null), 2);
             }
@@ -466,13 +500,19 @@ fn values_lines(
         Encoding::Rle => {
             let Some(prefix) = bytes.get(..4) else { return };
             let len = u32::from_le_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
-            d.line(base, 0, prefix, 2, &format!("4-byte LE length = {len}, then RLE hybrid at bit width 1"));
+            d.line(
+                base,
+                0,
+                prefix,
+                2,
+                &format!("4-byte LE length = {len}, then RLE hybrid at bit width 1"),
+            );
             let end = (4 + len).min(bytes.len());
             hybrid_lines(d, base.add(4), &bytes[4..end], 1, Some(non_null), 2);
         }
-        Encoding::DeltaBinaryPacked
-        | Encoding::DeltaLengthByteArray
-        | Encoding::DeltaByteArray => delta_header(d, base, bytes),
+        Encoding::DeltaBinaryPacked | Encoding::DeltaLengthByteArray | Encoding::DeltaByteArray => {
+            delta_header(d, base, bytes)
+        }
         _ => d.line(base, 0, bytes, 2, "encoded values"),
     }
 }
@@ -511,7 +551,10 @@ fn body_lines(
             0,
             body,
             0,
-            &format!("body: {} bytes compressed with {codec} ({what})", body.len()),
+            &format!(
+                "body: {} bytes compressed with {codec} ({what})",
+                body.len()
+            ),
         );
         match plain_body(h, body, codec) {
             Ok(p) => {
@@ -542,21 +585,45 @@ fn body_lines(
     match h.type_ {
         PageType::DictionaryPage => {
             let n = rep.num_values.unwrap_or(0).max(0) as usize;
-            d.line(base, 0, &[], 1, &format!("dictionary: {n} PLAIN value(s), {} bytes", bytes.len()));
+            d.line(
+                base,
+                0,
+                &[],
+                1,
+                &format!("dictionary: {n} PLAIN value(s), {} bytes", bytes.len()),
+            );
             plain_values(d, base, bytes, desc, n, show);
         }
         PageType::DataPage => {
-            let Some(dp) = &h.data_page_header else { return };
+            let Some(dp) = &h.data_page_header else {
+                return;
+            };
             let n = usize::try_from(dp.num_values).unwrap_or(0);
             let mut at = 0;
             if column.max_rep_level > 0 {
-                at += v1_levels(d, base, bytes, dp.repetition_level_encoding, n, column.max_rep_level, "repetition");
+                at += v1_levels(
+                    d,
+                    base,
+                    bytes,
+                    dp.repetition_level_encoding,
+                    n,
+                    column.max_rep_level,
+                    "repetition",
+                );
             } else {
                 d.note("           (no repetition levels: max_rep_level is 0)");
             }
             if column.max_def_level > 0 {
                 let rest = bytes.get(at..).unwrap_or(&[]);
-                at += v1_levels(d, base.add(at), rest, dp.definition_level_encoding, n, column.max_def_level, "definition");
+                at += v1_levels(
+                    d,
+                    base.add(at),
+                    rest,
+                    dp.definition_level_encoding,
+                    n,
+                    column.max_def_level,
+                    "definition",
+                );
             } else {
                 d.note("           (no definition levels: max_def_level is 0)");
             }
@@ -577,9 +644,23 @@ fn body_lines(
             };
             let base = file_base;
             d.line(base, 0, &[], 1, &format!("repetition levels: {rl} bytes (repetition_levels_byte_length), RLE hybrid, no length prefix"));
-            hybrid_lines(d, base, rep_bytes, bit_width_of(column.max_rep_level), Some(n), 2);
+            hybrid_lines(
+                d,
+                base,
+                rep_bytes,
+                bit_width_of(column.max_rep_level),
+                Some(n),
+                2,
+            );
             d.line(base, rl, &[], 1, &format!("definition levels: {dl} bytes (definition_levels_byte_length), RLE hybrid, no length prefix"));
-            hybrid_lines(d, base.add(rl), def_bytes, bit_width_of(column.max_def_level), Some(n), 2);
+            hybrid_lines(
+                d,
+                base.add(rl),
+                def_bytes,
+                bit_width_of(column.max_def_level),
+                Some(n),
+                2,
+            );
             let vals = bytes.get(rl + dl..).unwrap_or(&[]);
             values_lines(d, values_base, vals, v2.encoding, desc, non_null, show);
         }
@@ -609,9 +690,11 @@ fn find(
             else {
                 continue;
             };
-            let Ok(pages) = file.pages(rg, j) else { continue };
-            let mut decoder =
-                PageDecoder::new(PageColumn::from(desc), meta.codec, *file.limits()).verify_crc(false);
+            let Ok(pages) = file.pages(rg, j) else {
+                continue;
+            };
+            let mut decoder = PageDecoder::new(PageColumn::from(desc), meta.codec, *file.limits())
+                .verify_crc(false);
             for (k, raw) in pages.enumerate() {
                 let Ok(raw) = raw else { break };
                 let hit = match (at, page) {

@@ -110,7 +110,13 @@ pub struct Region {
     pub detail: String,
 }
 
-fn region(start: u64, len: u64, kind: Kind, label: String, chunk: Option<(usize, usize)>) -> Region {
+fn region(
+    start: u64,
+    len: u64,
+    kind: Kind,
+    label: String,
+    chunk: Option<(usize, usize)>,
+) -> Region {
     Region {
         start,
         len,
@@ -149,7 +155,9 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
                         Some(d) if d >= 4 && d < m.data_page_offset => d,
                         _ => m.data_page_offset,
                     };
-                    if let (Ok(s), Ok(n)) = (u64::try_from(start), u64::try_from(m.total_compressed_size)) {
+                    if let (Ok(s), Ok(n)) =
+                        (u64::try_from(start), u64::try_from(m.total_compressed_size))
+                    {
                         let mut r = region(s, n, Kind::Unreadable, path_s.clone(), chunk);
                         r.detail = why.to_string();
                         out.push(r);
@@ -217,7 +225,9 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
             // chunk, where the deprecated ColumnChunk.file_offset points.
             let first_page = out.iter().rev().find(|r| r.chunk == chunk).map(|r| r.start);
             if let Ok(o) = u64::try_from(cc.file_offset) {
-                let in_pages = out.iter().any(|r| r.chunk == chunk && r.start <= o && o < r.start + r.len);
+                let in_pages = out
+                    .iter()
+                    .any(|r| r.chunk == chunk && r.start <= o && o < r.start + r.len);
                 if o >= 4 && o < len && !in_pages && Some(o) != first_page {
                     let cap = len.saturating_sub(o).min(1 << 20) as usize;
                     let used = read_at(&mut f, o, cap).and_then(|b| {
@@ -238,8 +248,16 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
                 }
             }
             let spans = [
-                (cc.column_index_offset, cc.column_index_length, Kind::ColumnIndex),
-                (cc.offset_index_offset, cc.offset_index_length, Kind::OffsetIndex),
+                (
+                    cc.column_index_offset,
+                    cc.column_index_length,
+                    Kind::ColumnIndex,
+                ),
+                (
+                    cc.offset_index_offset,
+                    cc.offset_index_length,
+                    Kind::OffsetIndex,
+                ),
             ];
             for (o, l, kind) in spans {
                 if let (Some(o), Some(l)) = (o, l) {
@@ -275,7 +293,13 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
         if let Some(tail) = read_at(&mut f, len - 8, 8) {
             let footer_len = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
             let start = (len - 8).saturating_sub(footer_len);
-            out.push(region(start, len - 8 - start, Kind::Footer, String::new(), None));
+            out.push(region(
+                start,
+                len - 8 - start,
+                Kind::Footer,
+                String::new(),
+                None,
+            ));
             out.push(region(len - 8, 8, Kind::Tail, String::new(), None));
         }
     }
@@ -289,7 +313,13 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
     let mut pos = 0u64;
     for r in out {
         if r.start > pos {
-            filled.push(region(pos, r.start - pos, Kind::Unclaimed, String::new(), None));
+            filled.push(region(
+                pos,
+                r.start - pos,
+                Kind::Unclaimed,
+                String::new(),
+                None,
+            ));
         }
         pos = pos.max(r.start + r.len);
         filled.push(r);
@@ -379,7 +409,10 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{total_w:.0}" height="{height:.0}" viewBox="0 0 {total_w:.0} {height:.0}" font-family="sans-serif" font-size="11">"#
     );
-    let _ = writeln!(s, r##"<rect x="0" y="0" width="{total_w:.0}" height="{height:.0}" fill="#ffffff"/>"##);
+    let _ = writeln!(
+        s,
+        r##"<rect x="0" y="0" width="{total_w:.0}" height="{height:.0}" fill="#ffffff"/>"##
+    );
     let md = file.metadata();
     let _ = writeln!(
         s,
@@ -453,7 +486,11 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
                 .into_iter()
                 .find(|t| !t.is_empty() && (t.chars().count() as f64) * CHAR_W + 6.0 <= w);
             if let Some(t) = text {
-                let fill = if reg.kind == Kind::Unclaimed { "#333333" } else { "#ffffff" };
+                let fill = if reg.kind == Kind::Unclaimed {
+                    "#333333"
+                } else {
+                    "#ffffff"
+                };
                 let _ = write!(
                     s,
                     r#"<text x="{:.2}" y="{:.1}" fill="{fill}" pointer-events="none">{}</text>"#,
@@ -468,7 +505,11 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
     }
     // Legend.
     let ly = strip_bottom + 20.0;
-    let _ = writeln!(s, r#"<text x="10" y="{:.1}" font-weight="bold">legend</text>"#, ly);
+    let _ = writeln!(
+        s,
+        r#"<text x="10" y="{:.1}" font-weight="bold">legend</text>"#,
+        ly
+    );
     for (i, k) in kinds.iter().enumerate() {
         let x = LEFT + (i % 4) as f64 * 280.0;
         let y = ly + (i / 4) as f64 * 20.0 - 10.0;
@@ -488,9 +529,9 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
 /// The HTML page: the picture, then a table of the regions.
 pub fn html(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
     let mut s = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/>");
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "<title>{}</title><style>body{{font-family:sans-serif}} td,th{{padding:1px 8px;text-align:left}} td.n{{text-align:right}}</style></head><body>\n",
+        "<title>{}</title><style>body{{font-family:sans-serif}} td,th{{padding:1px 8px;text-align:left}} td.n{{text-align:right}}</style></head><body>",
         xml_escape(name)
     );
     s.push_str(&svg(name, file, regions));

@@ -195,12 +195,8 @@ pub fn report(
                 }
                 if let Ok(plain) = plain_body(h, &raw.body, codec) {
                     let n = usize::try_from(d.num_values).unwrap_or(0);
-                    let rep = v1_level_len(
-                        &plain,
-                        d.repetition_level_encoding,
-                        n,
-                        column.max_rep_level,
-                    );
+                    let rep =
+                        v1_level_len(&plain, d.repetition_level_encoding, n, column.max_rep_level);
                     let def = rep.and_then(|rep| {
                         v1_level_len(
                             plain.get(rep..).unwrap_or(&[]),
@@ -296,7 +292,8 @@ pub fn walk(
                 .pages(rg, j)
                 .map_err(|e| format!("row group {rg}, column {path}: {e}"))?;
             for (k, raw) in pages.enumerate() {
-                let raw = raw.map_err(|e| format!("row group {rg}, column {path}, page {k}: {e}"))?;
+                let raw =
+                    raw.map_err(|e| format!("row group {rg}, column {path}, page {k}: {e}"))?;
                 let mut r = report(&raw, desc, meta.codec, &mut decoder);
                 r.row_group = rg;
                 r.column = path.clone();
