@@ -26,10 +26,13 @@
 //! use parket::read::FileReader;
 //! let file = FileReader::from_bytes(&bytes)?;
 //! let pages: Vec<_> = file.pages(0, "id")?.collect::<Result<_, _>>()?;
-//! assert_eq!(pages.len(), 1);
-//! assert_eq!(pages[0].header.type_, PageType::DataPage);
+//! assert_eq!(pages.len(), 2);
+//! assert_eq!(pages[0].header.type_, PageType::DictionaryPage);
 //! assert_eq!(pages[0].offset, 4);                       // the first byte after "PAR1"
 //! assert_eq!(pages[0].body.len(), pages[0].header.compressed_page_size as usize);
+//! assert_eq!((pages[0].header_len, pages[0].body.len()), (13, 32));
+//! assert_eq!(pages[1].header.type_, PageType::DataPage);
+//! assert_eq!(pages[1].offset, 4 + 13 + 32);             // back to back
 //! # Ok(()) }
 //! ```
 

@@ -273,3 +273,79 @@ pub fn wire_type_name(t: u8) -> &'static str {
         _ => "?",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::{DataPageHeader, PageHeader, Statistics};
+    use crate::thrift::StructDef;
+    use proptest::prelude::*;
+
+    fn lookup(name: &str) -> Option<&'static [FieldDef]> {
+        match name {
+            "DataPageHeader" => Some(DataPageHeader::FIELDS),
+            "Statistics" => Some(Statistics::FIELDS),
+            _ => None,
+        }
+    }
+
+    /// The worked example of `crate::page::decode`: a V1 header, annotated by hand.
+    #[test]
+    fn page_header_by_hand() {
+        let h = [
+            0x15, 0x00, 0x15, 0x1c, 0x15, 0x1c, 0x2c, 0x15, 0x06, 0x15, 0x00, 0x15, 0x06, 0x15,
+            0x06, 0x00, 0x00,
+        ];
+        let (items, used) = annotate(&h, PageHeader::FIELDS, &lookup, 16).unwrap();
+        assert_eq!(used, 17);
+        let seen: Vec<(Range<usize>, u32, Option<&str>, Annotated)> = items
+            .iter()
+            .map(|a| {
+                (
+                    a.range.clone(),
+                    a.depth,
+                    a.field.map(|f| f.name),
+                    a.value.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                (0..2, 0, Some("type_"), Annotated::Int(0)),
+                (2..4, 0, Some("uncompressed_page_size"), Annotated::Int(14)),
+                (4..6, 0, Some("compressed_page_size"), Annotated::Int(14)),
+                (6..7, 0, Some("data_page_header"), Annotated::Struct),
+                (7..9, 1, Some("num_values"), Annotated::Int(3)),
+                (9..11, 1, Some("encoding"), Annotated::Int(0)),
+                (
+                    11..13,
+                    1,
+                    Some("definition_level_encoding"),
+                    Annotated::Int(3)
+                ),
+                (
+                    13..15,
+                    1,
+                    Some("repetition_level_encoding"),
+                    Annotated::Int(3)
+                ),
+                (15..16, 1, None, Annotated::Stop),
+                (16..17, 0, None, Annotated::Stop),
+            ]
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            if let Ok((items, used)) = annotate(&bytes, PageHeader::FIELDS, &lookup, 8) {
+                prop_assert!(used <= bytes.len());
+                prop_assert!(items.len() <= used);
+                for a in items {
+                    prop_assert!(a.range.end <= used);
+                }
+            }
+        }
+    }
+}
