@@ -11,19 +11,19 @@
 //! 1. [`file_layout`]: magic, row groups, column chunks, pages, footer, the 8-byte tail.
 //! 2. [`thrift_compact`]: the Thrift compact protocol, one footer decoded byte by byte.
 //! 3. [`schema`]: the flat SchemaElement list, the tree, the message text, the max levels.
-//! 4. *(levels: Dremel definition and repetition levels; coming with the reader/writer)*
+//! 4. [`levels`]: Dremel definition and repetition levels, shredding and assembly.
 //! 5. [`plain`]: PLAIN, values back to back.
 //! 6. [`rle_hybrid`]: the RLE / bit-packing hybrid, and the legacy BIT_PACKED.
 //! 7. [`dictionary`]: dictionary page + indices, and the fallback when it overflows.
 //! 8. [`delta_binary_packed`]: DELTA_BINARY_PACKED, integers as bit-packed deltas.
 //! 9. [`delta_byte_arrays`]: DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY.
 //! 10. [`byte_stream_split`]: BYTE_STREAM_SPLIT, byte `k` of every value in stream `k`.
-//! 11. *(data pages V1 and V2; coming with the reader/writer)*
+//! 11. [`pages_v1_v2`]: the same values as a V1 and a V2 data page, byte by byte.
 //! 12. [`compression`]: the codecs, and the LZ4 framing trap.
-//! 13. *(statistics; coming with the reader/writer)*
-//! 14. *(the page index; coming with the reader/writer)*
+//! 13. [`statistics`]: min/max, sort orders, NaN and -0.0, truncation.
+//! 14. [`page_index`]: ColumnIndex and OffsetIndex.
 //! 15. [`bloom_filters`]: the split-block Bloom filter and xxHash64.
-//! 16. *(LIST and MAP backward compatibility; coming with the reader/writer)*
+//! 16. [`list_map_compat`]: LIST and MAP, the standard and the legacy shapes.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -33,6 +33,9 @@ pub mod thrift_compact {}
 
 #[doc = include_str!("../spec-notes/03-schema.md")]
 pub mod schema {}
+
+#[doc = include_str!("../spec-notes/04-levels.md")]
+pub mod levels {}
 
 #[doc = include_str!("../spec-notes/05-plain.md")]
 pub mod plain {}
@@ -52,8 +55,20 @@ pub mod delta_byte_arrays {}
 #[doc = include_str!("../spec-notes/10-byte-stream-split.md")]
 pub mod byte_stream_split {}
 
+#[doc = include_str!("../spec-notes/11-pages-v1-v2.md")]
+pub mod pages_v1_v2 {}
+
 #[doc = include_str!("../spec-notes/12-compression.md")]
 pub mod compression {}
 
+#[doc = include_str!("../spec-notes/13-statistics.md")]
+pub mod statistics {}
+
+#[doc = include_str!("../spec-notes/14-page-index.md")]
+pub mod page_index {}
+
 #[doc = include_str!("../spec-notes/15-bloom-filters.md")]
 pub mod bloom_filters {}
+
+#[doc = include_str!("../spec-notes/16-list-map-compat.md")]
+pub mod list_map_compat {}

@@ -39,6 +39,7 @@
 
 pub mod chunk;
 pub mod footer;
+pub mod pages;
 
 #[cfg(feature = "std")]
 use alloc::boxed::Box;
@@ -46,6 +47,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use chunk::{Batch, ColumnChunkReader};
+pub use pages::{Pages, RawPage};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::FileMetaData;
@@ -296,6 +298,53 @@ impl<'a> FileReader<'a> {
         };
         let stream = PageStream::new(source, self.file_len, range, decoder, self.limits);
         Ok(ColumnChunkReader::new(stream, column, path, row_group))
+    }
+
+    /// The raw pages of one column chunk, in file order: offset, header and stored body of
+    /// each (see [`pages`]). Low level: nothing is decompressed or decoded. `column` is a leaf
+    /// index or a dotted path.
+    ///
+    /// Errors as [`FileReader::column_chunk`] does; the iterator's errors carry the page's file
+    /// offset. Never panics, for any input; each body is checked against
+    /// [`Limits::page_bytes`] before it is read.
+    pub fn pages<C: ColumnSelector>(&self, row_group: usize, column: C) -> Result<Pages<'_>> {
+        let index = column.column_index(&self.schema)?;
+        let path = self
+            .schema
+            .column(index)
+            .map(|d| d.path_string())
+            .unwrap_or_default();
+        let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
+        let rg = self.metadata.row_groups.get(row_group).ok_or_else(|| {
+            Error::invalid_argument(alloc::format!(
+                "row group {row_group} does not exist: the file has {}",
+                self.metadata.row_groups.len()
+            ))
+        })?;
+        let chunk = rg.columns.get(index).ok_or_else(|| {
+            locate(Error::out_of_spec(
+                "a row group has fewer column chunks than the schema has leaves",
+            ))
+        })?;
+        if chunk.crypto_metadata.is_some() {
+            return Err(locate(Error::new(ErrorKind::Encrypted)));
+        }
+        let meta = chunk
+            .meta_data
+            .as_ref()
+            .ok_or_else(|| locate(Error::out_of_spec("ColumnChunk without meta_data")))?;
+        let range = ChunkRange::new(meta, self.file_len, rg.num_rows).map_err(locate)?;
+        let source = match &self.source {
+            Source::Bytes(b) => SourceRef::Bytes(b),
+            #[cfg(feature = "std")]
+            Source::Reader(r) => SourceRef::Reader(r),
+        };
+        Ok(Pages::new(source, self.file_len, range, self.limits))
+    }
+
+    /// The file's length in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.file_len
     }
 
     /// The file's records, row group by row group, keeping only `columns` (dotted leaf or

@@ -54,10 +54,12 @@
 //! name, type)` into a Rust struct with its decoder, its encoder and the [`FieldDef`] table
 //! that `tests/thrift_idl.rs` checks against `thrift/parquet.thrift`.
 
+mod annotate;
 mod codec;
 mod reader;
 mod writer;
 
+pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
 pub(crate) use codec::{__field_ty, __is_required, __take, __write, thrift_struct};
 pub use codec::{
     decode_prefix, encode, read_empty, read_union, write_empty, Codec, Ctx, FieldDef, StructDef, Ty,

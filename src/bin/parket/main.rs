@@ -5,8 +5,11 @@
 mod args;
 mod cat;
 mod check;
+mod dump;
 mod json;
+mod layout;
 mod meta;
+mod pages;
 mod rows;
 mod write;
 
@@ -28,6 +31,14 @@ commands:
         [--page-rows N] [--page-size BYTES] [--statistics on|off] [--page-index on|off]
         [--crc on|off]
                               write JSON Lines (one record per line) as Parquet
+  pages [--column PATH] [--json] FILE
+                              one line per page: offset, type, encodings, sizes, values,
+                              nulls, rows, level bytes, CRC, first and last value
+  dump (--at OFFSET | --page RG:COL:N) [--values N] [--decompressed] FILE
+                              an annotated hex dump of one page: the header's Thrift fields,
+                              the level runs, the values
+  layout (--svg OUT.svg | --html OUT.html) FILE
+                              a picture of the file drawn to scale by byte size
 ";
 
 fn main() {
@@ -40,6 +51,9 @@ fn main() {
         "cat" => cat::cat(args),
         "check" => check::check(args),
         "write" => write::write(args),
+        "pages" => pages::pages(args),
+        "dump" => dump::dump(args),
+        "layout" => layout::layout(args),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

@@ -1,0 +1,804 @@
+//! `parket dump FILE (--at OFFSET | --page RG:COL:N) [--values N]`: an annotated hex dump of
+//! one page, for following the bytes with the spec in hand.
+//!
+//! 1. The page header, one Thrift field per line: file offset, bytes, field id, name, IDL
+//!    type and value (walked by [`parket::thrift::annotate`] with the field tables of
+//!    `parket::format`).
+//! 2. The body, section by section: V1 levels (4-byte length prefix, then each RLE run or
+//!    bit-packed group header with its count and values), V2 levels (by the header's byte
+//!    lengths, no prefix), then the values, named by encoding: PLAIN shows the bytes of each of
+//!    the first N values; dictionary indices show the bit-width byte and the runs;
+//!    DELTA_BINARY_PACKED shows its header; other encodings their bytes.
+//!
+//! A compressed body is shown as stored, then decompressed, marked `(decompressed)`: offsets
+//! in the decompressed bytes are `+n` from their start, not file offsets.
+//!
+//! ```text
+//!        4  15 04                        1 type: PageType = DICTIONARY_PAGE (2)
+//!        6  15 40                        2 uncompressed_page_size: i32 = 32
+//! ```
+
+use std::fmt::Write as _;
+use std::io::{Read, Seek, SeekFrom};
+
+use parket::bytes::bitpack::unpack64;
+use parket::bytes::cursor::Cursor;
+use parket::format::{
+    BoundaryOrder, CompressionCodec, ConvertedType, DataPageHeader, DataPageHeaderV2,
+    DictionaryPageHeader, Encoding, FieldRepetitionType, IndexPageHeader, PageHeader, PageType,
+    PhysicalType, SizeStatistics, Statistics,
+};
+use parket::page::decode::{PageColumn, PageDecoder};
+use parket::read::{FileReader, RawPage};
+use parket::schema::ColumnDescriptor;
+use parket::thrift::{annotate, wire_type_name, Annotated, FieldDef, StructDef, Ty};
+
+use crate::args::Args;
+use crate::pages::{plain_body, report, PageReport};
+
+/// Field tables of the structs a page header holds.
+pub fn lookup(name: &str) -> Option<&'static [FieldDef]> {
+    Some(match name {
+        "PageHeader" => PageHeader::FIELDS,
+        "DataPageHeader" => DataPageHeader::FIELDS,
+        "DataPageHeaderV2" => DataPageHeaderV2::FIELDS,
+        "DictionaryPageHeader" => DictionaryPageHeader::FIELDS,
+        "IndexPageHeader" => IndexPageHeader::FIELDS,
+        "Statistics" => Statistics::FIELDS,
+        "SizeStatistics" => SizeStatistics::FIELDS,
+        _ => return None,
+    })
+}
+
+/// The spec's name of value `v` of the IDL enum `idl`, when known.
+fn enum_name(idl: &str, v: i64) -> Option<&'static str> {
+    let v = i32::try_from(v).ok()?;
+    Some(match idl {
+        "Type" => PhysicalType::try_from(v).ok()?.name(),
+        "ConvertedType" => ConvertedType::try_from(v).ok()?.name(),
+        "FieldRepetitionType" => FieldRepetitionType::try_from(v).ok()?.name(),
+        "Encoding" => Encoding::try_from(v).ok()?.name(),
+        "CompressionCodec" => CompressionCodec::try_from(v).ok()?.name(),
+        "PageType" => PageType::try_from(v).ok()?.name(),
+        "BoundaryOrder" => BoundaryOrder::try_from(v).ok()?.name(),
+        _ => return None,
+    })
+}
+
+/// Where the bytes being annotated live: file offsets, or offsets into decompressed bytes.
+#[derive(Clone, Copy)]
+enum Base {
+    File(u64),
+    Decompressed(usize),
+}
+
+impl Base {
+    fn at(self, i: usize) -> String {
+        match self {
+            Base::File(b) => format!("{:>10}", b + i as u64),
+            Base::Decompressed(b) => format!("{:>10}", format!("+{}", b + i)),
+        }
+    }
+    fn add(self, n: usize) -> Base {
+        match self {
+            Base::File(b) => Base::File(b + n as u64),
+            Base::Decompressed(b) => Base::Decompressed(b + n),
+        }
+    }
+}
+
+/// The text being built: one line per annotated run of bytes.
+struct Dump {
+    out: String,
+}
+
+const HEX_WIDTH: usize = 12;
+
+impl Dump {
+    /// One line: offset, up to HEX_WIDTH bytes (more on continuation lines, at most 3 lines),
+    /// indent, text.
+    fn line(&mut self, base: Base, start: usize, bytes: &[u8], indent: usize, text: &str) {
+        let chunks: Vec<&[u8]> = if bytes.is_empty() {
+            vec![&[][..]]
+        } else {
+            bytes.chunks(HEX_WIDTH).collect()
+        };
+        let shown = chunks.len().min(3);
+        for (k, c) in chunks.iter().take(shown).enumerate() {
+            let hex: Vec<String> = c.iter().map(|b| format!("{b:02x}")).collect();
+            let mut hex = hex.join(" ");
+            if k == shown - 1 && chunks.len() > shown {
+                let _ = write!(hex, " ..+{}", bytes.len() - (shown * HEX_WIDTH));
+            }
+            let label = if k == 0 { text } else { "" };
+            let _ = writeln!(
+                self.out,
+                "{}  {:<w$}  {}{}",
+                base.at(start + k * HEX_WIDTH),
+                hex,
+                "  ".repeat(indent),
+                label,
+                w = HEX_WIDTH * 3 + 5
+            );
+        }
+    }
+
+    fn note(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+    }
+}
+
+fn ty_text(ty: Option<Ty>, wire: u8) -> String {
+    match ty {
+        Some(t) => t.to_string(),
+        None => wire_type_name(wire).to_string(),
+    }
+}
+
+/// Annotates a Thrift header that starts `bytes` (at `base`).
+fn thrift_lines(d: &mut Dump, base: Base, bytes: &[u8]) -> Result<usize, String> {
+    let (items, used) = annotate(bytes, PageHeader::FIELDS, &lookup, 64)
+        .map_err(|e| format!("page header: {e}"))?;
+    for a in &items {
+        let b = bytes.get(a.range.clone()).unwrap_or(&[]);
+        let head = match (a.field_id, a.field) {
+            (Some(id), Some(f)) => format!(
+                "{id} {}: {}",
+                f.name.trim_end_matches('_'),
+                ty_text(Some(f.ty), a.wire_type)
+            ),
+            (Some(id), None) => format!("{id} (unknown field): {}", wire_type_name(a.wire_type)),
+            (None, _) => format!("element: {}", ty_text(a.ty, a.wire_type)),
+        };
+        let text = match &a.value {
+            Annotated::Stop => "stop".to_string(),
+            Annotated::Bool(v) => format!("{head} = {v}"),
+            Annotated::Int(v) => match a.ty {
+                Some(Ty::Enum(idl)) => match enum_name(idl, *v) {
+                    Some(n) => format!("{head} = {n} ({v})"),
+                    None => format!("{head} = {v}"),
+                },
+                _ => format!("{head} = {v}"),
+            },
+            Annotated::Double(v) => format!("{head} = {v}"),
+            Annotated::Binary(r) => {
+                let content = bytes.get(r.clone()).unwrap_or(&[]);
+                format!("{head} = {} bytes (after the varint length)", content.len())
+            }
+            Annotated::Struct => head,
+            Annotated::List { size, .. } => format!("{head}, {size} elements"),
+            Annotated::Map { size } => format!("{head}, {size} entries"),
+        };
+        d.line(base, a.range.start, b, a.depth as usize, &text);
+    }
+    Ok(used)
+}
+
+/// Annotates an RLE / bit-packing hybrid run sequence of `bit_width` (no length prefix),
+/// holding `count` values (or running to the end of `bytes` when `count` is None).
+fn hybrid_lines(
+    d: &mut Dump,
+    base: Base,
+    bytes: &[u8],
+    bit_width: u32,
+    count: Option<usize>,
+    indent: usize,
+) {
+    let mut c = Cursor::new(bytes);
+    let mut seen = 0usize;
+    let mut runs = 0usize;
+    while !c.is_empty() && count.is_none_or(|n| seen < n) {
+        if runs == 40 {
+            d.line(
+                base,
+                c.position(),
+                &[],
+                indent,
+                &format!("... {} more bytes of runs", c.remaining()),
+            );
+            return;
+        }
+        runs += 1;
+        let start = c.position();
+        let Ok(header) = c.uleb128("RLE run header") else {
+            d.line(base, start, c.rest(), indent, "truncated run header");
+            return;
+        };
+        let hlen = c.position() - start;
+        if header & 1 == 1 {
+            let groups = (header >> 1) as usize;
+            let n = groups.saturating_mul(8);
+            let len = groups.saturating_mul(bit_width as usize);
+            let hb = bytes.get(start..start + hlen).unwrap_or(&[]);
+            d.line(
+                base,
+                start,
+                hb,
+                indent,
+                &format!("bit-packed run header: {groups} group(s) of 8 = {n} values (varint {header} = {groups} << 1 | 1)"),
+            );
+            let body_at = c.position();
+            let take = len.min(c.remaining());
+            let body = c.take(take, "bit-packed run").unwrap_or(&[]);
+            let show = n.min(32).min(take * 8 / (bit_width.max(1) as usize));
+            let mut vals = vec![0u64; if bit_width == 0 { n.min(32) } else { show }];
+            unpack64(body, bit_width, &mut vals);
+            let mut text = format!("{} values of {bit_width} bit(s), LSB first: {:?}", n, vals);
+            if vals.len() < n {
+                text.push_str(" ...");
+            }
+            if let Some(total) = count {
+                let pad = (seen + n).saturating_sub(total);
+                if pad > 0 {
+                    let _ = write!(text, " (the last {pad} are padding)");
+                }
+            }
+            if take < len {
+                let _ = write!(text, " (truncated: {take} of {len} bytes)");
+            }
+            d.line(base, body_at, body, indent, &text);
+            seen = seen.saturating_add(n);
+        } else {
+            let n = (header >> 1) as usize;
+            let w = (bit_width as usize).div_ceil(8);
+            let vstart = c.position();
+            let vb = c.take(w.min(c.remaining()), "RLE run value").unwrap_or(&[]);
+            let mut v = 0u64;
+            for (i, b) in vb.iter().enumerate().take(8) {
+                v |= u64::from(*b) << (8 * i);
+            }
+            let all = bytes.get(start..vstart + vb.len()).unwrap_or(&[]);
+            d.line(
+                base,
+                start,
+                all,
+                indent,
+                &format!("RLE run: {n} x value {v} (header varint {header} = {n} << 1; then the value in {w} byte(s))"),
+            );
+            seen = seen.saturating_add(n);
+        }
+    }
+    if !c.is_empty() {
+        d.line(base, c.position(), c.rest(), indent, "unused bytes");
+    }
+}
+
+fn bit_width_of(max: u16) -> u32 {
+    16 - max.leading_zeros()
+}
+
+/// One V1 level section (RLE with its 4-byte length, or BIT_PACKED); returns its length.
+fn v1_levels(
+    d: &mut Dump,
+    base: Base,
+    body: &[u8],
+    encoding: Encoding,
+    num_values: usize,
+    max: u16,
+    what: &str,
+) -> usize {
+    let bw = bit_width_of(max);
+    if encoding == Encoding::BitPacked {
+        let len = (num_values * bw as usize).div_ceil(8).min(body.len());
+        d.line(
+            base,
+            0,
+            body.get(..len).unwrap_or(&[]),
+            1,
+            &format!(
+                "{what} levels: BIT_PACKED (deprecated, MSB first), {num_values} x {bw} bit(s)"
+            ),
+        );
+        return len;
+    }
+    let Some(prefix) = body.get(..4) else {
+        d.line(
+            base,
+            0,
+            body,
+            1,
+            &format!("{what} levels: truncated length prefix"),
+        );
+        return body.len();
+    };
+    let len = u32::from_le_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+    d.line(
+        base,
+        0,
+        prefix,
+        1,
+        &format!("{what} levels: 4-byte LE length = {len}, then RLE hybrid at bit width {bw} (max level {max})"),
+    );
+    let end = (4 + len).min(body.len());
+    hybrid_lines(
+        d,
+        base.add(4),
+        body.get(4..end).unwrap_or(&[]),
+        bw,
+        Some(num_values),
+        2,
+    );
+    end
+}
+
+fn plain_values(
+    d: &mut Dump,
+    base: Base,
+    bytes: &[u8],
+    desc: &ColumnDescriptor,
+    count: usize,
+    show: usize,
+) {
+    let width = match desc.physical_type {
+        PhysicalType::Int32 | PhysicalType::Float => Some(4),
+        PhysicalType::Int64 | PhysicalType::Double => Some(8),
+        PhysicalType::Int96 => Some(12),
+        PhysicalType::FixedLenByteArray => desc.type_length,
+        PhysicalType::Boolean | PhysicalType::ByteArray => None,
+    };
+    let mut c = Cursor::new(bytes);
+    let mut i = 0;
+    while i < count.min(show) && !c.is_empty() {
+        let start = c.position();
+        match (desc.physical_type, width) {
+            (PhysicalType::Boolean, _) => {
+                let Ok(b) = c.u8("booleans") else { break };
+                let bits: Vec<u8> = (0..8).map(|k| (b >> k) & 1).collect();
+                let n = (count - i).min(8);
+                d.line(
+                    base,
+                    start,
+                    &[b],
+                    2,
+                    &format!("values {i}..{}: bits LSB first {:?}", i + n - 1, &bits[..n]),
+                );
+                i += 8;
+                continue;
+            }
+            (PhysicalType::ByteArray, _) => {
+                let Ok(len) = c.u32_le("byte array length") else {
+                    break;
+                };
+                let v = c
+                    .take((len as usize).min(c.remaining()), "byte array")
+                    .unwrap_or(&[]);
+                let all = bytes.get(start..c.position()).unwrap_or(&[]);
+                let text = String::from_utf8_lossy(v);
+                let short: String = text.chars().take(40).collect();
+                d.line(
+                    base,
+                    start,
+                    all,
+                    2,
+                    &format!("value {i}: length {len} (4 bytes LE), then {short:?}"),
+                );
+            }
+            (t, Some(w)) => {
+                let Ok(v) = c.take(w.min(c.remaining()), "value") else {
+                    break;
+                };
+                let text = match t {
+                    PhysicalType::Int32 => {
+                        format!("{}", i32::from_le_bytes(v.try_into().unwrap_or([0; 4])))
+                    }
+                    PhysicalType::Int64 => {
+                        format!("{}", i64::from_le_bytes(v.try_into().unwrap_or([0; 8])))
+                    }
+                    PhysicalType::Float => {
+                        format!("{}", f32::from_le_bytes(v.try_into().unwrap_or([0; 4])))
+                    }
+                    PhysicalType::Double => {
+                        format!("{}", f64::from_le_bytes(v.try_into().unwrap_or([0; 8])))
+                    }
+                    PhysicalType::Int96 => {
+                        "INT96: 8 bytes nanoseconds of day, 4 bytes Julian day".into()
+                    }
+                    _ => format!("{w} bytes"),
+                };
+                d.line(
+                    base,
+                    start,
+                    v,
+                    2,
+                    &format!("value {i}: {text} ({t}, little-endian)"),
+                );
+            }
+            (_, None) => break,
+        }
+        i += 1;
+    }
+    if !c.is_empty() {
+        d.line(
+            base,
+            c.position(),
+            &[],
+            2,
+            &format!("... {} more bytes of values", c.remaining()),
+        );
+    }
+}
+
+/// The header of DELTA_BINARY_PACKED (also the start of the DELTA_*_BYTE_ARRAY encodings).
+fn delta_header(d: &mut Dump, base: Base, bytes: &[u8]) {
+    let mut c = Cursor::new(bytes);
+    let names = [
+        "block size in values",
+        "miniblocks per block",
+        "total value count",
+    ];
+    for n in names {
+        let s = c.position();
+        let Ok(v) = c.uleb128("DELTA_BINARY_PACKED header") else {
+            return;
+        };
+        d.line(
+            base,
+            s,
+            &bytes[s..c.position()],
+            2,
+            &format!("{n}: {v} (ULEB128)"),
+        );
+    }
+    let s = c.position();
+    if let Ok(v) = c.zigzag("DELTA_BINARY_PACKED first value") {
+        d.line(
+            base,
+            s,
+            &bytes[s..c.position()],
+            2,
+            &format!("first value: {v} (zigzag ULEB128)"),
+        );
+    }
+    if !c.is_empty() {
+        d.line(
+            base,
+            c.position(),
+            &[],
+            2,
+            &format!(
+                "... {} more bytes: blocks (min delta, bit widths, miniblocks)",
+                c.remaining()
+            ),
+        );
+    }
+}
+
+fn values_lines(
+    d: &mut Dump,
+    base: Base,
+    bytes: &[u8],
+    encoding: Encoding,
+    desc: &ColumnDescriptor,
+    non_null: usize,
+    show: usize,
+) {
+    d.line(
+        base,
+        0,
+        &[],
+        1,
+        &format!(
+            "values: {encoding}, {non_null} non-null value(s), {} bytes",
+            bytes.len()
+        ),
+    );
+    match encoding {
+        Encoding::Plain => plain_values(d, base, bytes, desc, non_null, show),
+        Encoding::PlainDictionary | Encoding::RleDictionary => {
+            let Some(&bw) = bytes.first() else { return };
+            d.line(
+                base,
+                0,
+                &[bw],
+                2,
+                &format!("bit width of the dictionary indices: {bw}"),
+            );
+            if bw <= 32 {
+                hybrid_lines(d, base.add(1), &bytes[1..], bw.into(), Some(non_null), 2);
+            }
+        }
+        Encoding::Rle => {
+            let Some(prefix) = bytes.get(..4) else { return };
+            let len = u32::from_le_bytes([prefix[0], prefix[1], prefix[2], prefix[3]]) as usize;
+            d.line(
+                base,
+                0,
+                prefix,
+                2,
+                &format!("4-byte LE length = {len}, then RLE hybrid at bit width 1"),
+            );
+            let end = (4 + len).min(bytes.len());
+            hybrid_lines(d, base.add(4), &bytes[4..end], 1, Some(non_null), 2);
+        }
+        Encoding::DeltaBinaryPacked | Encoding::DeltaLengthByteArray | Encoding::DeltaByteArray => {
+            delta_header(d, base, bytes)
+        }
+        _ => d.line(base, 0, bytes, 2, "encoded values"),
+    }
+}
+
+/// Annotates the body of a page.
+fn body_lines(
+    d: &mut Dump,
+    base: Base,
+    raw: &RawPage,
+    desc: &ColumnDescriptor,
+    codec: CompressionCodec,
+    rep: &PageReport,
+    show: usize,
+) {
+    let h = &raw.header;
+    let column = PageColumn::from(desc);
+    let body = &raw.body;
+    let file_base = base;
+    let mut base = base;
+    let mut plain_buf = Vec::new();
+    let compressed = codec != CompressionCodec::Uncompressed;
+    let v2_levels = match (&h.data_page_header_v2, h.type_) {
+        (Some(v2), PageType::DataPageV2) => Some((
+            usize::try_from(v2.repetition_levels_byte_length).unwrap_or(0),
+            usize::try_from(v2.definition_levels_byte_length).unwrap_or(0),
+        )),
+        _ => None,
+    };
+    if compressed {
+        let what = match v2_levels {
+            Some(_) => "V2: levels as stored, values compressed",
+            None => "the whole body is compressed",
+        };
+        d.line(
+            base,
+            0,
+            body,
+            0,
+            &format!(
+                "body: {} bytes compressed with {codec} ({what})",
+                body.len()
+            ),
+        );
+        match plain_body(h, body, codec) {
+            Ok(p) => {
+                let what = if v2_levels.is_some() {
+                    "the values section"
+                } else {
+                    "the body"
+                };
+                d.note(&format!(
+                    "  ({what} decompressed: {} bytes, not in the file; offsets +n count from its start)",
+                    p.len() - v2_levels.map_or(0, |(r, d)| r + d)
+                ));
+                plain_buf = p;
+                base = Base::Decompressed(0);
+            }
+            Err(e) => {
+                d.note(&format!("  {e}"));
+                return;
+            }
+        }
+    }
+    let bytes: &[u8] = if compressed { &plain_buf } else { body };
+    let non_null = rep
+        .num_values
+        .zip(rep.num_nulls)
+        .map(|(v, n)| (v - n).max(0) as usize)
+        .unwrap_or(0);
+    match h.type_ {
+        PageType::DictionaryPage => {
+            let n = rep.num_values.unwrap_or(0).max(0) as usize;
+            d.line(
+                base,
+                0,
+                &[],
+                1,
+                &format!("dictionary: {n} PLAIN value(s), {} bytes", bytes.len()),
+            );
+            plain_values(d, base, bytes, desc, n, show);
+        }
+        PageType::DataPage => {
+            let Some(dp) = &h.data_page_header else {
+                return;
+            };
+            let n = usize::try_from(dp.num_values).unwrap_or(0);
+            let mut at = 0;
+            if column.max_rep_level > 0 {
+                at += v1_levels(
+                    d,
+                    base,
+                    bytes,
+                    dp.repetition_level_encoding,
+                    n,
+                    column.max_rep_level,
+                    "repetition",
+                );
+            } else {
+                d.note("           (no repetition levels: max_rep_level is 0)");
+            }
+            if column.max_def_level > 0 {
+                let rest = bytes.get(at..).unwrap_or(&[]);
+                at += v1_levels(
+                    d,
+                    base.add(at),
+                    rest,
+                    dp.definition_level_encoding,
+                    n,
+                    column.max_def_level,
+                    "definition",
+                );
+            } else {
+                d.note("           (no definition levels: max_def_level is 0)");
+            }
+            let vals = bytes.get(at..).unwrap_or(&[]);
+            values_lines(d, base.add(at), vals, dp.encoding, desc, non_null, show);
+        }
+        PageType::DataPageV2 => {
+            let (Some(v2), Some((rl, dl))) = (&h.data_page_header_v2, v2_levels) else {
+                return;
+            };
+            let n = usize::try_from(v2.num_values).unwrap_or(0);
+            // Spec: V2 levels are never compressed: they are shown as stored in the file.
+            let rep_bytes = body.get(..rl).unwrap_or(&[]);
+            let def_bytes = body.get(rl..rl + dl).unwrap_or(&[]);
+            let values_base = match base {
+                Base::File(_) => base.add(rl + dl),
+                Base::Decompressed(_) => Base::Decompressed(0),
+            };
+            let base = file_base;
+            d.line(base, 0, &[], 1, &format!("repetition levels: {rl} bytes (repetition_levels_byte_length), RLE hybrid, no length prefix"));
+            hybrid_lines(
+                d,
+                base,
+                rep_bytes,
+                bit_width_of(column.max_rep_level),
+                Some(n),
+                2,
+            );
+            d.line(base, rl, &[], 1, &format!("definition levels: {dl} bytes (definition_levels_byte_length), RLE hybrid, no length prefix"));
+            hybrid_lines(
+                d,
+                base.add(rl),
+                def_bytes,
+                bit_width_of(column.max_def_level),
+                Some(n),
+                2,
+            );
+            let vals = bytes.get(rl + dl..).unwrap_or(&[]);
+            values_lines(d, values_base, vals, v2.encoding, desc, non_null, show);
+        }
+        _ => d.line(base, 0, bytes, 1, "body (no content defined by the spec)"),
+    }
+}
+
+/// Finds the page: `--at OFFSET` (a page's first byte) or `--page RG:COL:N`. Returns it with
+/// its column, codec and report (the chunk's earlier pages are decoded for the dictionary).
+fn find(
+    file: &FileReader<'_>,
+    at: Option<u64>,
+    page: Option<(usize, usize, usize)>,
+) -> Result<(RawPage, usize, usize, CompressionCodec, PageReport), String> {
+    let schema = file.schema();
+    for rg in 0..file.num_row_groups() {
+        for (j, desc) in schema.columns().iter().enumerate() {
+            if let Some((prg, pcol, _)) = page {
+                if (prg, pcol) != (rg, j) {
+                    continue;
+                }
+            }
+            let Some(meta) = file.metadata().row_groups[rg]
+                .columns
+                .get(j)
+                .and_then(|c| c.meta_data.as_ref())
+            else {
+                continue;
+            };
+            let Ok(pages) = file.pages(rg, j) else {
+                continue;
+            };
+            let mut decoder = PageDecoder::new(PageColumn::from(desc), meta.codec, *file.limits())
+                .verify_crc(false);
+            for (k, raw) in pages.enumerate() {
+                let Ok(raw) = raw else { break };
+                let hit = match (at, page) {
+                    (Some(o), _) => raw.offset == o,
+                    (_, Some((_, _, n))) => k == n,
+                    _ => false,
+                };
+                if at.is_some_and(|o| raw.offset > o) {
+                    break;
+                }
+                let mut rep = report(&raw, desc, meta.codec, &mut decoder);
+                rep.page = k;
+                if hit {
+                    return Ok((raw, rg, j, meta.codec, rep));
+                }
+            }
+        }
+    }
+    Err(match (at, page) {
+        (Some(o), _) => format!("no page starts at offset {o} (`parket pages` lists the offsets)"),
+        (_, Some((rg, c, n))) => format!("row group {rg}, column {c} has no page {n}"),
+        _ => "give --at OFFSET or --page RG:COL:N".into(),
+    })
+}
+
+/// Parses `RG:COL:N` (COL a leaf index or a dotted path).
+fn parse_page(spec: &str, file: &FileReader<'_>) -> Result<(usize, usize, usize), String> {
+    let bad = || format!("--page {spec:?}: expected RG:COL:N (COL a leaf index or dotted path)");
+    let (rg, rest) = spec.split_once(':').ok_or_else(bad)?;
+    let (col, n) = rest.rsplit_once(':').ok_or_else(bad)?;
+    let rg: usize = rg.parse().map_err(|_| bad())?;
+    let n: usize = n.parse().map_err(|_| bad())?;
+    let col = match col.parse::<usize>() {
+        Ok(c) => c,
+        Err(_) => file
+            .schema()
+            .column_index(col)
+            .ok_or_else(|| format!("no leaf column with the path {col:?}"))?,
+    };
+    Ok((rg, col, n))
+}
+
+/// The annotated dump of the page at `at` / `page` of `file` (read from `path`).
+pub fn dump_text(
+    path: &str,
+    file: &FileReader<'_>,
+    at: Option<u64>,
+    page: Option<(usize, usize, usize)>,
+    show: usize,
+) -> Result<String, String> {
+    let (raw, rg, j, codec, rep) = find(file, at, page)?;
+    let desc = &file.schema().columns()[j];
+    // The header's bytes, as stored.
+    let mut f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut header = vec![0; raw.header_len];
+    f.seek(SeekFrom::Start(raw.offset))
+        .and_then(|_| f.read_exact(&mut header))
+        .map_err(|e| format!("{path}: {e}"))?;
+    let mut d = Dump { out: String::new() };
+    d.note(&format!(
+        "page {} of row group {rg}, column {} ({}, max_def_level {}, max_rep_level {}), codec {codec}",
+        rep.page,
+        desc.path_string(),
+        desc.physical_type,
+        desc.max_def_level,
+        desc.max_rep_level,
+    ));
+    d.note(&format!(
+        "{} at offset {}: {}-byte header + {}-byte body; CRC {}",
+        rep.page_type,
+        raw.offset,
+        raw.header_len,
+        raw.body.len(),
+        rep.crc
+    ));
+    if let Some(e) = &rep.error {
+        d.note(&format!("the page does not decode: {e}"));
+    }
+    d.note("");
+    d.note(&format!(
+        "{:>10}  {:<w$}  PageHeader (Thrift compact): field id, name: type = value",
+        "offset",
+        "bytes",
+        w = HEX_WIDTH * 3 + 5
+    ));
+    thrift_lines(&mut d, Base::File(raw.offset), &header)?;
+    d.note("");
+    let body_at = raw.offset + raw.header_len as u64;
+    body_lines(&mut d, Base::File(body_at), &raw, desc, codec, &rep, show);
+    Ok(d.out)
+}
+
+/// `parket dump`.
+pub fn dump(mut args: Args) -> Result<(), String> {
+    let at = args.parsed::<u64>("--at")?;
+    let page = args.value("--page")?;
+    let show = args.parsed::<usize>("--values")?.unwrap_or(8);
+    let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
+    let file = crate::pages::open(&path)?;
+    let page = page.map(|p| parse_page(&p, &file)).transpose()?;
+    if at.is_some() == page.is_some() {
+        return Err("give exactly one of --at OFFSET and --page RG:COL:N".into());
+    }
+    let text = dump_text(&path, &file, at, page, show)?;
+    print!("{text}");
+    Ok(())
+}
