@@ -362,9 +362,12 @@ fn hash_bytes(b: &[u8]) -> u32 {
     }
     let r = chunks.remainder();
     if !r.is_empty() {
-        let mut a = [0u8; 8];
-        a[..r.len()].copy_from_slice(r);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+        // Byte by byte: a variable-length copy would be a call per value.
+        let tail = r
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
     }
     (h >> 32) as u32
 }
@@ -626,7 +629,15 @@ fn put_fixed<T: Copy>(
     eq: impl Fn(&T, &T) -> bool,
 ) -> usize {
     indices.reserve(values.len());
+    // The previous value and its id: a repeat skips the hash lookup.
+    let mut prev: Option<(T, u32)> = None;
     for (k, v) in values.iter().enumerate() {
+        if let Some((p, id)) = prev {
+            if eq(&p, v) {
+                indices.push(id);
+                continue;
+            }
+        }
         let h = hash(v);
         let id = match table.find(h, |id| dict.get(id as usize).is_some_and(|d| eq(d, v))) {
             Ok(id) => id,
@@ -640,6 +651,7 @@ fn put_fixed<T: Copy>(
                 id
             }
         };
+        prev = Some((*v, id));
         indices.push(id);
     }
     values.len()
@@ -655,7 +667,14 @@ fn put_bytes<'v>(
 ) -> usize {
     let n = values.len();
     indices.reserve(n);
+    let mut prev: Option<(&[u8], u32)> = None;
     for (k, v) in values.enumerate() {
+        if let Some((p, id)) = prev {
+            if p == v {
+                indices.push(id);
+                continue;
+            }
+        }
         let h = hash_bytes(v);
         let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
             Ok(id) => id,
@@ -669,6 +688,7 @@ fn put_bytes<'v>(
                 id
             }
         };
+        prev = Some((v, id));
         indices.push(id);
     }
     n
