@@ -584,6 +584,14 @@ impl DictionaryEncoder {
         &self.indices
     }
 
+    /// Hands the indices accumulated so far to the caller in `buf`, and keeps `buf`'s
+    /// allocation (cleared) for the next ones: [`DictionaryEncoder::take_indices`] without
+    /// an allocation per call.
+    pub fn swap_indices(&mut self, buf: &mut Vec<u32>) {
+        buf.clear();
+        core::mem::swap(&mut self.indices, buf);
+    }
+
     /// Returns the indices accumulated so far (for one data page) and starts afresh.
     pub fn take_indices(&mut self) -> Vec<u32> {
         core::mem::take(&mut self.indices)

@@ -74,6 +74,8 @@ pub struct ColumnWriter {
     /// instead of once per value.
     seen_bits: Vec<u64>,
     seen_ids: Vec<u32>,
+    /// The dictionary ids of the slice being appended (reused).
+    slice_indices: Vec<u32>,
     // Chunk.
     started: bool,
     chunk_stats: StatisticsBuilder,
@@ -141,6 +143,7 @@ impl ColumnWriter {
             dict_pages: 0,
             seen_bits: Vec::new(),
             seen_ids: Vec::new(),
+            slice_indices: Vec::new(),
             started: false,
             chunk_stats: StatisticsBuilder::new(kind),
             pages: Vec::new(),
@@ -342,9 +345,27 @@ impl ColumnWriter {
             .as_mut()
             .ok_or(Error::unsupported("dictionary state"))?;
         let taken = dict.put(vals)?;
-        let idx = dict.take_indices();
+        // The slice's indices, in a buffer reused from slice to slice.
+        let mut idx = core::mem::take(&mut self.slice_indices);
+        dict.swap_indices(&mut idx);
+        let result = self.append_indexed(n, d, r, vals, taken, &idx);
+        self.slice_indices = idx;
+        result
+    }
+
+    /// `append` once the dictionary took the first `taken` values of the slice, whose ids
+    /// are `idx`.
+    fn append_indexed(
+        &mut self,
+        n: usize,
+        d: &[u16],
+        r: &[u16],
+        vals: ValuesRef<'_>,
+        taken: usize,
+        idx: &[u32],
+    ) -> Result<()> {
         if taken == vals.len() {
-            return self.add_to_page(d, r, vals, Some(&idx));
+            return self.add_to_page(d, r, vals, Some(idx));
         }
         // The dictionary is full at value `taken`. Cut the slice at the last row start at or
         // before that value's level: the part before goes into the open page, which is then
@@ -371,7 +392,7 @@ impl ColumnWriter {
         let slice_starts_row = max_rep == 0 || r.first() == Some(&0);
         if p == 0 && !slice_starts_row {
             // No row boundary to cut at: the open page's indices become values again.
-            self.add_to_page(d, r, vals.slice(0..taken), Some(&idx))?;
+            self.add_to_page(d, r, vals.slice(0..taken), Some(idx))?;
             self.remove_last_values_for_fallback(vals, taken)?;
             return Ok(());
         }
