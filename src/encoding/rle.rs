@@ -804,7 +804,7 @@ mod tests {
                 .iter()
                 .flat_map(|&(v, n)| (0..n as u16).map(move |k| if n > 8 { v } else { (v + k) % 8 }))
                 .collect();
-            let w = width.min(16).max(3);
+            let w = width.clamp(3, 16);
             let mut enc = Vec::new();
             encode_levels(&levels, w, &mut enc);
             for (input, w) in [(&enc, w), (&garbage, width)] {
