@@ -194,6 +194,12 @@ impl<'a> ByteArraysRef<'a> {
         }
     }
 
+    /// The offsets (`len + 1`, indexing into `data`) and the data, for decoders' inner loops.
+    #[inline]
+    pub(crate) fn parts(&self) -> (&'a [usize], &'a [u8]) {
+        (self.offsets, self.data)
+    }
+
     /// Total bytes of the values (without length prefixes).
     pub fn total_bytes(&self) -> usize {
         let (s, e) = self.byte_range();

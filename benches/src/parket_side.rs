@@ -1,11 +1,5 @@
 //! parket's side of the benchmark.
 //!
-//! ============================================================================================
-//! HOLE TO FILL IN: parket's reader and writer do not exist yet. Every function below returns
-//! `Err(SideError::NotYetAvailable)`, which the harness prints as "n/a". Replace each body with
-//! the real call once the API lands; the harness needs no other change.
-//! ============================================================================================
-//!
 //! What each function must do, so that its timing is comparable with the arrow-rs path beside
 //! it (see `arrow_side.rs`):
 //!
@@ -22,13 +16,21 @@
 //! - [`write`] is timed: encode `input` with `config` (the file's own page version, codec,
 //!   dictionary and encodings) into a new `Vec<u8>` holding a whole Parquet file.
 
-use crate::config::WriteConfig;
+use crate::config::{PageVersion, WriteConfig, ZSTD_LEVEL};
 use core::fmt;
+use parket::compression::Codec;
+use parket::format::CompressionCodec;
+use parket::levels::LeafData;
+use parket::read::FileReader;
+use parket::schema::Schema;
+use parket::write::{FileWriter, WriteOptions};
 
 /// Why parket's side gave no result.
 #[derive(Debug)]
 pub enum SideError {
     /// The parket API this measurement needs does not exist yet: printed as "n/a".
+    /// (No measurement returns it any more; kept for the harness's "n/a" column.)
+    #[allow(dead_code)]
     NotYetAvailable,
     /// parket failed on this file: printed as an error in the table.
     Failed(String),
@@ -49,30 +51,112 @@ impl From<parket::Error> for SideError {
     }
 }
 
-/// parket's writer input, built once per file by [`prepare_write_input`] (untimed).
-/// HOLE: the lead decides what it holds (records, or per column values + levels).
-pub struct WriteInput {}
+/// parket's writer input, built once per file by [`prepare_write_input`] (untimed): the
+/// schema, and per row group one [`LeafData`] (levels and non-null values) per leaf column,
+/// the form `FileWriter::write_columns` takes.
+pub struct WriteInput {
+    schema: Schema,
+    row_groups: Vec<Vec<LeafData>>,
+}
+
+/// Rows per `next_batch` call: the same as arrow-rs's `read_records` batch.
+const BATCH: usize = crate::arrow_side::BATCH_SIZE;
 
 /// Decodes every leaf column of every row group; returns the number of non-null values.
+///
+/// `next_batch` lends out slices of the reader's page buffers, which are reused from page to
+/// page (the counterpart of arrow-rs's reused `Vec`s).
 pub fn decode_all_columns(bytes: &[u8]) -> Result<usize, SideError> {
-    let _ = bytes;
-    Err(SideError::NotYetAvailable)
+    let file = FileReader::from_bytes(bytes)?;
+    let num_columns = file.schema().columns().len();
+    let mut total = 0;
+    for rg in 0..file.num_row_groups() {
+        for column in 0..num_columns {
+            let mut reader = file.column_chunk(rg, column)?;
+            while let Some(batch) = reader.next_batch(BATCH)? {
+                std::hint::black_box((batch.def_levels(), batch.rep_levels()));
+                total += std::hint::black_box(batch.values()).len();
+            }
+        }
+    }
+    Ok(total)
 }
 
 /// Decodes every column and assembles records; returns the number of records.
 pub fn assemble_records(bytes: &[u8]) -> Result<usize, SideError> {
-    let _ = bytes;
-    Err(SideError::NotYetAvailable)
+    let file = FileReader::from_bytes(bytes)?;
+    let mut count = 0;
+    for record in file.records(None)? {
+        std::hint::black_box(record?);
+        count += 1;
+    }
+    Ok(count)
 }
 
 /// Builds parket's writer input from a file's bytes (not timed).
 pub fn prepare_write_input(bytes: &[u8]) -> Result<WriteInput, SideError> {
-    let _ = bytes;
-    Err(SideError::NotYetAvailable)
+    let file = FileReader::from_bytes(bytes)?;
+    let all: Vec<usize> = (0..file.schema().columns().len()).collect();
+    let row_groups = (0..file.num_row_groups())
+        .map(|rg| file.read_row_group(rg, &all))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(WriteInput {
+        schema: file.schema().clone(),
+        row_groups,
+    })
 }
 
-/// Writes `input` as a Parquet file with `config`; returns the file's bytes.
+fn codec(c: CompressionCodec) -> Result<Codec, SideError> {
+    Ok(match c {
+        CompressionCodec::Uncompressed => Codec::Uncompressed,
+        CompressionCodec::Snappy => Codec::Snappy,
+        CompressionCodec::Zstd => Codec::Zstd { level: ZSTD_LEVEL },
+        other => {
+            return Err(SideError::Failed(format!(
+                "codec {other} is not used by the data sets"
+            )))
+        }
+    })
+}
+
+/// The writer options reproducing `config`, with what pyarrow (and the arrow-rs side) write
+/// by default: chunk statistics, no page index, no page CRC. Page size, rows per page and the
+/// dictionary size limit are parket's defaults, which are pyarrow's.
+fn options(config: &WriteConfig) -> Result<WriteOptions, SideError> {
+    let mut options = WriteOptions::default()
+        .page_version(match config.page_version {
+            PageVersion::V1 => parket::write::PageVersion::V1,
+            PageVersion::V2 => parket::write::PageVersion::V2,
+        })
+        .statistics(true)
+        .page_index(false)
+        .page_crc(false);
+    for column in &config.columns {
+        let c = codec(column.codec)?;
+        let path = column.path.join(".");
+        options = options.column(&path, |o| {
+            o.codec(c)
+                .dictionary(column.dictionary)
+                .encoding(column.encoding)
+        });
+    }
+    Ok(options)
+}
+
+/// Writes `input` as a Parquet file with `config`; returns the file's bytes. Each source row
+/// group becomes one row group: its columns are written whole through a `RowGroupWriter`
+/// (what `FileWriter::write_columns` does, without its row-count split rule).
 pub fn write(input: &WriteInput, config: &WriteConfig) -> Result<Vec<u8>, SideError> {
-    let _ = (input, config);
-    Err(SideError::NotYetAvailable)
+    let options = options(config)?;
+    let mut writer = FileWriter::new(Vec::new(), input.schema.clone(), options)?;
+    for leaves in &input.row_groups {
+        let mut rg = writer.next_row_group()?;
+        for (i, leaf) in leaves.iter().enumerate() {
+            rg.column(i)?
+                .write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
+        }
+        rg.finish()?;
+    }
+    writer.finish()?;
+    Ok(writer.into_inner())
 }

@@ -100,27 +100,52 @@ pub fn pack64(values: &[u64], bit_width: u32, out: &mut Vec<u8>) {
 
 /// Appends `values` of `bit_width` bits (0 to 32), LSB first; pads the last byte with zeros.
 /// Bits of a value above `bit_width` are ignored.
+///
+/// One packer per width (as for unpacking): groups of 8 values are OR-ed into a small buffer
+/// at constant offsets and appended `bit_width` bytes at a time.
+#[inline]
 pub fn pack32(values: &[u32], bit_width: u32, out: &mut Vec<u8>) {
     debug_assert!(bit_width <= 32);
-    let w = bit_width.min(32);
-    out.reserve(packed_len(values.len(), w));
-    if w == 0 {
+    let f = PACK32[(bit_width as usize).min(32)];
+    f(values, out)
+}
+
+/// Packs one group of 8 values of `W <= 32` bits into the first `W` bytes of `buf` (zeroed
+/// first). A value shifted by at most 7 bits fits one 64-bit window.
+#[inline(always)]
+fn pack_group32<const W: usize>(values: &[u32; 8], buf: &mut [u8; 40]) {
+    *buf = [0; 40];
+    let mask = mask64(W as u32);
+    for (i, &v) in values.iter().enumerate() {
+        let start = i * W;
+        let at = start / 8;
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&buf[at..at + 8]);
+        let word = u64::from_le_bytes(b) | ((v as u64 & mask) << (start % 8));
+        buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    }
+}
+
+fn pack_all32<const W: usize>(values: &[u32], out: &mut Vec<u8>) {
+    if W == 0 {
         return;
     }
-    let mask = mask64(w);
-    let mut acc: u64 = 0;
-    let mut bits: u32 = 0;
-    for &v in values {
-        acc |= (v as u64 & mask) << bits;
-        bits += w;
-        if bits >= 32 {
-            out.extend_from_slice(&(acc as u32).to_le_bytes());
-            acc >>= 32;
-            bits -= 32;
+    out.reserve(packed_len(values.len(), W as u32));
+    let mut buf = [0u8; 40];
+    let mut groups = values.chunks_exact(8);
+    for g in &mut groups {
+        if let Ok(g) = <&[u32; 8]>::try_from(g) {
+            pack_group32::<W>(g, &mut buf);
+            out.extend_from_slice(&buf[..W]);
         }
     }
-    let tail = bits.div_ceil(8) as usize;
-    out.extend_from_slice(&(acc as u32).to_le_bytes()[..tail]);
+    let rest = groups.remainder();
+    if !rest.is_empty() {
+        let mut g = [0u32; 8];
+        g[..rest.len()].copy_from_slice(rest);
+        pack_group32::<W>(&g, &mut buf);
+        out.extend_from_slice(&buf[..packed_len(rest.len(), W as u32)]);
+    }
 }
 
 #[inline(always)]
@@ -257,7 +282,6 @@ type Unpack64 = fn(&[u8], &mut [u64]);
 #[cfg(not(parket_opt_size))]
 type Unpack32 = fn(&[u8], &mut [u32]);
 
-#[cfg(not(parket_opt_size))]
 macro_rules! table {
     ($f:ident, $t:ty; $($w:literal)*) => {
         [$($f::<$w> as $t),*]
@@ -270,6 +294,12 @@ static UNPACK64: [Unpack64; 65] = table!(unpack_all64, Unpack64;
     0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
     33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62
     63 64);
+
+type Pack32 = fn(&[u32], &mut Vec<u8>);
+
+/// One packer per bit width 0..=32 (the writer's; in every build, as only a writer links it).
+static PACK32: [Pack32; 33] = table!(pack_all32, Pack32;
+    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
 
 #[cfg(not(parket_opt_size))]
 /// One unpacker per bit width 0..=32.

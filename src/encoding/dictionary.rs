@@ -56,7 +56,7 @@ use crate::bytes::Cursor;
 use crate::encoding::rle;
 use crate::error::{Error, Result};
 use crate::format::PhysicalType;
-use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
+use crate::values::{ByteArrays, ByteArraysRef, FixedLenByteArrays, Values, ValuesRef};
 
 /// Decodes `num_values` dictionary indices (a 1-byte bit width, then the RLE/bit-packing
 /// hybrid without length prefix), appending to `out`; returns the bytes consumed.
@@ -160,6 +160,176 @@ pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> R
     Ok(())
 }
 
+/// Decodes the data page encoding of `num_values` dictionary indices (the 1-byte bit width,
+/// then the hybrid) and appends `dictionary[i]` for each to `out`, in one pass: RLE runs are
+/// looked up once and filled, bit-packed runs are unpacked into a stack buffer, their largest
+/// index checked once, and gathered. Returns the bytes consumed.
+///
+/// The same values and errors as [`decode_indices`] followed by [`gather`] (its reference:
+/// a property test compares the two), except that on error `out` may hold part of the page.
+/// Never panics, for any input. Allocation is the output (see [`gather`]: for byte arrays the
+/// caller bounds `num_values` times the longest entry).
+pub fn decode_gather(
+    input: &[u8],
+    num_values: usize,
+    dictionary: ValuesRef<'_>,
+    out: &mut Values,
+) -> Result<usize> {
+    if num_values == 0 && input.is_empty() {
+        return Ok(0);
+    }
+    let mut c = Cursor::new(input);
+    let bit_width = c.u8("dictionary indices bit width")?;
+    // Spec: "the bit width used to encode the entry ids stored as 1 byte (max bit width = 32)".
+    if bit_width > 32 {
+        return Err(
+            Error::out_of_range("dictionary indices bit width", bit_width as i64).at_offset(0),
+        );
+    }
+    let (w, rest) = (bit_width as u32, c.rest());
+    let used = match (dictionary, out) {
+        (ValuesRef::Int32(d), Values::Int32(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (ValuesRef::Int64(d), Values::Int64(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (ValuesRef::Int96(d), Values::Int96(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (ValuesRef::Float(d), Values::Float(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (ValuesRef::Double(d), Values::Double(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (ValuesRef::ByteArray(d), Values::ByteArray(o)) => {
+            gather_runs_bytes(rest, w, num_values, d, o)
+        }
+        (d, o) => {
+            // BOOLEAN and FIXED_LEN_BYTE_ARRAY dictionaries are rare: the two-pass path.
+            let mut indices = Vec::new();
+            let used = decode_indices(input, num_values, &mut indices)?;
+            gather(d, &indices, o)?;
+            return Ok(used);
+        }
+    };
+    Ok(1 + used.map_err(|e| e.offset_by(1))?)
+}
+
+/// The largest of `indices`, checked against the dictionary's length.
+#[inline]
+fn check_max(indices: &[u32], len: usize) -> Result<()> {
+    // A fold the compiler vectorizes (`Iterator::max` keeps the last maximum and does not).
+    let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+    if !indices.is_empty() && max as usize >= len {
+        return Err(bad_index(max, len));
+    }
+    Ok(())
+}
+
+fn gather_runs_fixed<T: Copy>(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    dictionary: &[T],
+    out: &mut Vec<T>,
+) -> Result<usize> {
+    let len = dictionary.len();
+    out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
+    rle::for_each_run(input, bit_width, num_values, |run| {
+        match run {
+            rle::Run::Repeat(i, n) => {
+                let v = *dictionary
+                    .get(i as usize)
+                    .ok_or_else(|| bad_index(i, len))?;
+                out.resize(out.len() + n, v);
+            }
+            rle::Run::Packed(indices) => {
+                // One pass: a miss is remembered and reported after the run (a separate
+                // max pass does not vectorize for u32 on baseline x86-64).
+                let Some(&first) = dictionary.first() else {
+                    return check_max(indices, len);
+                };
+                let mut miss = false;
+                out.extend(indices.iter().map(|&i| match dictionary.get(i as usize) {
+                    Some(&v) => v,
+                    None => {
+                        miss = true;
+                        first
+                    }
+                }));
+                if miss {
+                    return check_max(indices, len);
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+fn gather_runs_bytes(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    dictionary: ByteArraysRef<'_>,
+    out: &mut ByteArrays,
+) -> Result<usize> {
+    let len = dictionary.len();
+    let (d_offsets, d_data) = dictionary.parts();
+    let (offsets, data) = out.parts_mut();
+    offsets.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
+    rle::for_each_run(input, bit_width, num_values, |run| {
+        match run {
+            rle::Run::Repeat(i, n) => {
+                let v = dictionary
+                    .get(i as usize)
+                    .ok_or_else(|| bad_index(i, len))?;
+                let (base, l) = (data.len(), v.len());
+                offsets.extend((1..=n).map(|k| base + k * l));
+                // The value once, then the copied part doubled: O(log n) copies.
+                let total = l * n;
+                data.reserve(total);
+                data.extend_from_slice(v);
+                let mut done = l.min(total);
+                data.truncate(base + done);
+                while done < total {
+                    let k = done.min(total - done);
+                    data.extend_from_within(base..base + k);
+                    done += k;
+                }
+            }
+            rle::Run::Packed(indices) => {
+                // Offsets first (a miss is remembered and reported after the run), then the
+                // bytes: entries of up to 16 bytes are copied as 16 fixed bytes into slack at
+                // the end of the buffer (no call per value), the rest by length.
+                let (base, first) = (data.len(), offsets.len());
+                let mut pos = base;
+                let mut miss = false;
+                offsets.extend(indices.iter().map(|&i| {
+                    match (d_offsets.get(i as usize), d_offsets.get(i as usize + 1)) {
+                        (Some(&s), Some(&e)) => pos += e - s,
+                        _ => miss = true,
+                    }
+                    pos
+                }));
+                if miss {
+                    offsets.truncate(first);
+                    return check_max(indices, len);
+                }
+                data.resize(pos + 16, 0);
+                let mut start = base;
+                for (&i, &end) in indices.iter().zip(offsets.get(first..).unwrap_or(&[])) {
+                    // Every index was found above.
+                    let s = d_offsets.get(i as usize).copied().unwrap_or(0);
+                    let l = end - start;
+                    let (src, dst) = if l <= 16 && s + 16 <= d_data.len() {
+                        (d_data.get(s..s + 16), data.get_mut(start..start + 16))
+                    } else {
+                        (d_data.get(s..s + l), data.get_mut(start..end))
+                    };
+                    if let (Some(src), Some(dst)) = (src, dst) {
+                        dst.copy_from_slice(src);
+                    }
+                    start = end;
+                }
+                data.truncate(pos);
+            }
+        }
+        Ok(())
+    })
+}
+
 #[inline]
 fn gather_fixed<T: Copy>(dictionary: &[T], indices: &[u32], out: &mut Vec<T>) {
     out.reserve(indices.len());
@@ -192,9 +362,12 @@ fn hash_bytes(b: &[u8]) -> u32 {
     }
     let r = chunks.remainder();
     if !r.is_empty() {
-        let mut a = [0u8; 8];
-        a[..r.len()].copy_from_slice(r);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+        // Byte by byte: a variable-length copy would be a call per value.
+        let tail = r
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
     }
     (h >> 32) as u32
 }
@@ -411,6 +584,14 @@ impl DictionaryEncoder {
         &self.indices
     }
 
+    /// Hands the indices accumulated so far to the caller in `buf`, and keeps `buf`'s
+    /// allocation (cleared) for the next ones: [`DictionaryEncoder::take_indices`] without
+    /// an allocation per call.
+    pub fn swap_indices(&mut self, buf: &mut Vec<u32>) {
+        buf.clear();
+        core::mem::swap(&mut self.indices, buf);
+    }
+
     /// Returns the indices accumulated so far (for one data page) and starts afresh.
     pub fn take_indices(&mut self) -> Vec<u32> {
         core::mem::take(&mut self.indices)
@@ -456,7 +637,15 @@ fn put_fixed<T: Copy>(
     eq: impl Fn(&T, &T) -> bool,
 ) -> usize {
     indices.reserve(values.len());
+    // The previous value and its id: a repeat skips the hash lookup.
+    let mut prev: Option<(T, u32)> = None;
     for (k, v) in values.iter().enumerate() {
+        if let Some((p, id)) = prev {
+            if eq(&p, v) {
+                indices.push(id);
+                continue;
+            }
+        }
         let h = hash(v);
         let id = match table.find(h, |id| dict.get(id as usize).is_some_and(|d| eq(d, v))) {
             Ok(id) => id,
@@ -470,6 +659,7 @@ fn put_fixed<T: Copy>(
                 id
             }
         };
+        prev = Some((*v, id));
         indices.push(id);
     }
     values.len()
@@ -485,7 +675,14 @@ fn put_bytes<'v>(
 ) -> usize {
     let n = values.len();
     indices.reserve(n);
+    let mut prev: Option<(&[u8], u32)> = None;
     for (k, v) in values.enumerate() {
+        if let Some((p, id)) = prev {
+            if p == v {
+                indices.push(id);
+                continue;
+            }
+        }
         let h = hash_bytes(v);
         let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
             Ok(id) => id,
@@ -499,6 +696,7 @@ fn put_bytes<'v>(
                 id
             }
         };
+        prev = Some((v, id));
         indices.push(id);
     }
     n
@@ -560,6 +758,23 @@ pub fn fuzz_decode(data: &[u8]) {
     let num_values = u16::from_le_bytes([*n0, *n1]) as usize;
     let mut indices = Vec::new();
     let page = rest.get(used..).unwrap_or(&[]);
+    // The fused path agrees with the two-pass reference: same success, bytes and values.
+    let mut fused = Values::new(pt, (*width % 16) as usize);
+    let fused_used = decode_gather(page, num_values, dict.as_ref(), &mut fused);
+    let reference = decode_indices(page, num_values, &mut indices);
+    let Ok(used) = reference else {
+        assert!(fused_used.is_err());
+        return;
+    };
+    let mut expected = Values::new(pt, (*width % 16) as usize);
+    match gather(dict.as_ref(), &indices, &mut expected) {
+        Ok(()) => {
+            assert_eq!(fused_used.ok(), Some(used));
+            assert!(fused.as_ref().bit_eq(&expected.as_ref()));
+        }
+        Err(_) => assert!(fused_used.is_err()),
+    }
+    indices.clear();
     let Ok(used) = decode_indices(page, num_values, &mut indices) else {
         return;
     };
@@ -717,6 +932,12 @@ mod tests {
         let mut out = Values::new(values.physical_type(), type_length);
         gather(dict.as_ref(), &indices, &mut out).unwrap();
         assert!(out.as_ref().bit_eq(&values));
+        let mut fused = Values::new(values.physical_type(), type_length);
+        assert_eq!(
+            decode_gather(&data_page, values.len(), dict.as_ref(), &mut fused).unwrap(),
+            data_page.len()
+        );
+        assert!(fused.as_ref().bit_eq(&values));
         // No duplicate entries.
         if enc.len() > 100 {
             return;
@@ -748,6 +969,39 @@ mod tests {
             let mut flba = FixedLenByteArrays::new(3);
             for &r in &raw { flba.push(&[r as u8, 0, (r / 3) as u8]).unwrap(); }
             check_roundtrip(ValuesRef::FixedLenByteArray(flba.as_ref()), 3);
+        }
+
+        #[test]
+        fn fused_gather_matches_reference(
+            runs in proptest::collection::vec((0u32..40, 1usize..40), 0..60),
+            dict_len in 0usize..40,
+            width in 0u32..=32,
+        ) {
+            // Runs of repeats and mixed values (some indices past the dictionary's end),
+            // against the two-pass reference, for a fixed-width and a byte-array dictionary.
+            let indices: Vec<u32> = runs
+                .iter()
+                .flat_map(|&(v, n)| (0..n as u32).map(move |k| if n > 8 { v } else { (v + k) % 40 }))
+                .collect();
+            let need = rle::bit_width(indices.iter().copied().max().unwrap_or(0).into());
+            let w = width.max(need);
+            let mut page = vec![w as u8];
+            rle::encode_u32(&indices, w, &mut page);
+            let ints: Vec<i64> = (0..dict_len as i64).map(|i| i * 1000 - 7).collect();
+            let strings: ByteArrays = (0..dict_len).map(|i| "x".repeat(i % 7)).collect();
+            for dict in [Values::Int64(ints), Values::ByteArray(strings)] {
+                let mut expected = Values::new(dict.physical_type(), 0);
+                let mut idx = Vec::new();
+                let reference = decode_indices(&page, indices.len(), &mut idx)
+                    .and_then(|used| gather(dict.as_ref(), &idx, &mut expected).map(|()| used));
+                let mut fused = Values::new(dict.physical_type(), 0);
+                let got = decode_gather(&page, indices.len(), dict.as_ref(), &mut fused);
+                prop_assert_eq!(got.is_ok(), reference.is_ok());
+                if let Ok(used) = reference {
+                    prop_assert_eq!(got.ok(), Some(used));
+                    prop_assert!(fused.as_ref().bit_eq(&expected.as_ref()));
+                }
+            }
         }
 
         #[test]

@@ -203,6 +203,167 @@ fn decode_hybrid<T: Sink>(
     Ok(c.position())
 }
 
+/// One run of the hybrid, as [`for_each_run`] hands it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run<'a> {
+    /// `count` copies of a value (an RLE run, or a whole bit-width-0 packed run).
+    Repeat(u32, usize),
+    /// Unpacked values of a bit-packed run, at most 512 at a time.
+    Packed(&'a [u32]),
+}
+
+/// The hybrid decoder as a visitor: calls `f` for each run of the first `num_values` values,
+/// without materialising them (RLE runs stay a value and a count; bit-packed runs are
+/// unpacked 512 values at a time into a stack buffer). The fast paths of dictionary gathering
+/// and level decoding consume runs directly; [`decode_hybrid`] is their reference.
+///
+/// Same checks, errors and bounds as [`decode_u32`] (widths 0 to 32); `f`'s error stops the
+/// decoding and is returned.
+#[inline]
+pub(crate) fn for_each_run(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    mut f: impl FnMut(Run<'_>) -> Result<()>,
+) -> Result<usize> {
+    if bit_width > 32 {
+        return Err(Error::out_of_range(
+            "RLE/bit-packing hybrid bit width",
+            bit_width as i64,
+        ));
+    }
+    let w = bit_width as usize;
+    let value_bytes = w.div_ceil(8);
+    let mut c = Cursor::new(input);
+    let mut tmp = [0u32; 512];
+    let mut remaining = num_values;
+    while remaining > 0 {
+        if c.is_empty() {
+            return Err(c.truncated("RLE/bit-packing hybrid run", 1));
+        }
+        let header_at = c.position() as u64;
+        let header = c
+            .uleb128("RLE/bit-packing hybrid run header")
+            .map_err(|e| e.at_offset(header_at))?;
+        if header & 1 == 1 {
+            // Spec: bit-packed-header := varint-encode(<bit-pack-scaled-run-len> << 1 | 1)
+            let groups = header >> 1;
+            if groups == 0 || groups > MAX_RUN_LEN / 8 {
+                return Err(Error::out_of_range(
+                    "bit-packed run length in groups of 8",
+                    groups.min(i64::MAX as u64) as i64,
+                )
+                .at_offset(header_at));
+            }
+            let count = groups as usize * 8;
+            let bytes = c.take(groups as usize * w, "bit-packed run values")?;
+            let n = count.min(remaining);
+            remaining -= n;
+            if w == 0 {
+                f(Run::Repeat(0, n))?;
+                continue;
+            }
+            // 512 values of any width end on a byte boundary.
+            for (k, src) in (0..n).step_by(512).zip(bytes.chunks(64 * w)) {
+                let m = (n - k).min(512);
+                bitpack::unpack32(src, bit_width, &mut tmp[..m]);
+                f(Run::Packed(&tmp[..m]))?;
+            }
+        } else {
+            // Spec: rle-header := varint-encode( (rle-run-len) << 1)
+            let len = header >> 1;
+            if len == 0 || len > MAX_RUN_LEN {
+                return Err(
+                    Error::out_of_range("RLE run length", len.min(i64::MAX as u64) as i64)
+                        .at_offset(header_at),
+                );
+            }
+            let raw = c.take(value_bytes, "RLE run value")?;
+            let v = raw.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
+            if bit_width < 32 && v >> bit_width != 0 {
+                return Err(
+                    Error::out_of_range("RLE run value for its bit width", v as i64)
+                        .at_offset(header_at),
+                );
+            }
+            let n = (len as usize).min(remaining);
+            remaining -= n;
+            f(Run::Repeat(v, n))?;
+        }
+    }
+    Ok(c.position())
+}
+
+/// What [`decode_levels_counted`] saw besides the levels: the largest level, and how many
+/// levels equal a given value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct LevelCounts {
+    /// The largest level decoded (0 when none).
+    pub highest: u16,
+    /// Levels equal to the `count_of` argument.
+    pub count: usize,
+}
+
+/// [`decode_levels`] fused with the pass a page makes over its levels: also returns the
+/// largest level and the number equal to `count_of` (the max definition level: non-null
+/// values; repetition level 0: rows). RLE runs are filled and counted as runs. The naive
+/// reference is `decode_levels` followed by a scan; a property test compares them.
+pub(crate) fn decode_levels_counted(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    count_of: u16,
+    out: &mut Vec<u16>,
+) -> Result<(usize, LevelCounts)> {
+    if bit_width > 16 {
+        return Err(Error::out_of_range(
+            "RLE/bit-packing hybrid bit width",
+            bit_width as i64,
+        ));
+    }
+    out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
+    let mut counts = LevelCounts::default();
+    let used = for_each_run(input, bit_width, num_values, |run| {
+        match run {
+            Run::Repeat(v, n) => {
+                // bit_width <= 16: v fits.
+                let v = v as u16;
+                out.resize(out.len() + n, v);
+                counts.highest = counts.highest.max(v);
+                counts.count += if v == count_of { n } else { 0 };
+            }
+            Run::Packed(values) => {
+                let mut highest = 0u32;
+                let mut count = 0usize;
+                for &v in values {
+                    highest = highest.max(v);
+                    count += usize::from(v == u32::from(count_of));
+                }
+                out.extend(values.iter().map(|&v| v as u16));
+                counts.highest = counts.highest.max(highest as u16);
+                counts.count += count;
+            }
+        }
+        Ok(())
+    })?;
+    Ok((used, counts))
+}
+
+/// [`decode_levels_counted`] after a 4-byte little-endian length prefix (Data Page V1);
+/// returns `4 + length`.
+pub(crate) fn decode_levels_with_length_counted(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    count_of: u16,
+    out: &mut Vec<u16>,
+) -> Result<(usize, LevelCounts)> {
+    let data = with_length(input, "RLE levels length prefix")?;
+    let (_, counts) = decode_levels_counted(data, bit_width, num_values, count_of, out)
+        .map_err(|e| e.offset_by(4))?;
+    Ok((4 + data.len(), counts))
+}
+
 /// Decodes `num_values` values of `bit_width` bits (0 to 32) from the hybrid stream `input`
 /// (no length prefix: dictionary indices), appending to `out`; returns the bytes consumed.
 ///
@@ -628,6 +789,40 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..200)) {
             fuzz_decode(&data);
+        }
+
+        #[test]
+        fn counted_levels_match_reference(
+            runs in proptest::collection::vec((0u16..8, 1usize..30), 0..60),
+            width in 0u32..=17,
+            count_of in 0u16..8,
+            garbage in proptest::collection::vec(any::<u8>(), 0..40),
+        ) {
+            // Valid streams of runs, and arbitrary bytes: the fused decoder agrees with
+            // decode_levels followed by a scan, error for error.
+            let levels: Vec<u16> = runs
+                .iter()
+                .flat_map(|&(v, n)| (0..n as u16).map(move |k| if n > 8 { v } else { (v + k) % 8 }))
+                .collect();
+            let w = width.clamp(3, 16);
+            let mut enc = Vec::new();
+            encode_levels(&levels, w, &mut enc);
+            for (input, w) in [(&enc, w), (&garbage, width)] {
+                for n in [levels.len(), levels.len() / 2, 17] {
+                    let mut expected = vec![9u16];
+                    let reference = decode_levels(input, w, n, &mut expected);
+                    let mut got = vec![9u16];
+                    let fused = decode_levels_counted(input, w, n, count_of, &mut got);
+                    prop_assert_eq!(fused.is_ok(), reference.is_ok());
+                    if let (Ok((used, counts)), Ok(ref_used)) = (fused, reference) {
+                        prop_assert_eq!(used, ref_used);
+                        prop_assert_eq!(&got, &expected);
+                        let body = &expected[1..];
+                        prop_assert_eq!(counts.highest, body.iter().copied().max().unwrap_or(0));
+                        prop_assert_eq!(counts.count, body.iter().filter(|&&l| l == count_of).count());
+                    }
+                }
+            }
         }
 
         #[test]

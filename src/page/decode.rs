@@ -95,6 +95,7 @@ use alloc::vec::Vec;
 
 use crate::bytes::crc32::crc32;
 use crate::compression::decompress;
+use crate::encoding::rle::LevelCounts;
 use crate::encoding::{
     bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
     dictionary, plain, rle,
@@ -201,6 +202,9 @@ pub struct PageDecoder {
     limits: Limits,
     verify_crc: bool,
     dictionary: Option<Values>,
+    /// Bytes of the dictionary's longest entry (byte arrays; 0 otherwise), which bounds what
+    /// gathering a page copies.
+    dict_longest: u64,
     seen_data: bool,
     /// Decompressed page bytes, reused.
     scratch: Vec<u8>,
@@ -262,20 +266,6 @@ fn section<'a>(
     Ok((&scratch[..], true))
 }
 
-/// One pass over `levels`: the count equal to `max`; an error when one exceeds `max`.
-fn check_levels(levels: &[u16], max: u16, what: &'static str) -> Result<usize> {
-    let mut count = 0usize;
-    let mut highest = 0u16;
-    for &l in levels {
-        count += usize::from(l == max);
-        highest = highest.max(l);
-    }
-    if highest > max {
-        return Err(Error::out_of_range(what, highest.into()));
-    }
-    Ok(count)
-}
-
 /// Bytes of a decoded dictionary, as held in memory.
 fn decoded_bytes(v: &Values) -> u64 {
     let n = v.len() as u64;
@@ -299,6 +289,7 @@ impl PageDecoder {
             limits,
             verify_crc: true,
             dictionary: None,
+            dict_longest: 0,
             seen_data: false,
             scratch: Vec::new(),
             indices: Vec::new(),
@@ -424,6 +415,10 @@ impl PageDecoder {
         let mut dict = self.column.new_values();
         plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
         self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
+        self.dict_longest = match dict.as_ref() {
+            ValuesRef::ByteArray(d) => d.iter().map(<[u8]>::len).max().unwrap_or(0) as u64,
+            _ => 0,
+        };
         self.dictionary = Some(dict);
         Ok(PageInfo {
             kind: PageKind::Dictionary,
@@ -469,41 +464,42 @@ impl PageDecoder {
             &mut self.scratch,
         )?;
         let mut pos = 0;
-        let rep_start = out.rep_levels.len();
+        let mut rep_counts = LevelCounts::default();
         if col.max_rep_level > 0 {
-            pos += v1_levels(
+            let (used, counts) = v1_levels(
                 h.repetition_level_encoding,
                 data,
                 col.max_rep_level,
                 n,
+                0,
                 &mut out.rep_levels,
             )
             .map_err(|e| locate(e, decompressed, 0))?;
+            pos += used;
+            rep_counts = counts;
         }
-        let def_start = out.def_levels.len();
+        let mut def_counts = LevelCounts::default();
         if col.max_def_level > 0 {
             let rest = data.get(pos..).unwrap_or(&[]);
-            pos += v1_levels(
+            let (used, counts) = v1_levels(
                 h.definition_level_encoding,
                 rest,
                 col.max_def_level,
                 n,
+                col.max_def_level,
                 &mut out.def_levels,
             )
             .map_err(|e| locate(e, decompressed, pos))?;
+            pos += used;
+            def_counts = counts;
         }
-        let (non_null, rows) = level_counts(
-            &col,
-            n,
-            &out.def_levels[def_start..],
-            &out.rep_levels[rep_start..],
-        )?;
+        let (non_null, rows) = level_counts(&col, n, def_counts, rep_counts)?;
         let rest = data.get(pos..).unwrap_or(&[]);
         decode_values(
             h.encoding,
             rest,
             non_null,
-            self.dictionary.as_ref(),
+            self.dictionary.as_ref().map(|d| (d, self.dict_longest)),
             &mut self.indices,
             &self.limits,
             &mut out.values,
@@ -558,24 +554,26 @@ impl PageDecoder {
         };
         let col = self.column;
         let rep_start = out.rep_levels.len();
+        let mut rep_counts = LevelCounts::default();
         if col.max_rep_level > 0 {
             let w = rle::bit_width(col.max_rep_level.into());
-            rle::decode_levels(rep_bytes, w, n, &mut out.rep_levels)?;
+            rep_counts = rle::decode_levels_counted(rep_bytes, w, n, 0, &mut out.rep_levels)?.1;
         }
-        let def_start = out.def_levels.len();
+        let mut def_counts = LevelCounts::default();
         if col.max_def_level > 0 {
             let w = rle::bit_width(col.max_def_level.into());
-            rle::decode_levels(def_bytes, w, n, &mut out.def_levels)
-                .map_err(|e| e.offset_by(rep_len as u64))?;
+            let max = col.max_def_level;
+            def_counts = rle::decode_levels_counted(def_bytes, w, n, max, &mut out.def_levels)
+                .map_err(|e| e.offset_by(rep_len as u64))?
+                .1;
         }
-        let rep = &out.rep_levels[rep_start..];
         // Spec (DataPageHeaderV2.num_rows): rows do not span V2 pages, so a page starts a row.
-        if rep.first().is_some_and(|&r| r != 0) {
+        if out.rep_levels.get(rep_start).is_some_and(|&r| r != 0) {
             return Err(Error::out_of_spec(
                 "DATA_PAGE_V2 whose first repetition level is not 0",
             ));
         }
-        let (non_null, rows) = level_counts(&col, n, &out.def_levels[def_start..], rep)?;
+        let (non_null, rows) = level_counts(&col, n, def_counts, rep_counts)?;
         // Spec: "is_compressed ... If missing it is considered compressed".
         let codec = if h.is_compressed.unwrap_or(true) {
             self.codec
@@ -599,7 +597,7 @@ impl PageDecoder {
             h.encoding,
             data,
             non_null,
-            self.dictionary.as_ref(),
+            self.dictionary.as_ref().map(|d| (d, self.dict_longest)),
             &mut self.indices,
             &self.limits,
             &mut out.values,
@@ -615,34 +613,60 @@ impl PageDecoder {
 }
 
 /// The non-null values (levels equal to `max_def_level`) and the rows (repetition levels 0)
-/// of a page's levels, checking that no level exceeds its maximum.
-fn level_counts(col: &PageColumn, n: usize, def: &[u16], rep: &[u16]) -> Result<(usize, usize)> {
+/// of a page, from what its level decoders counted, checking that no level exceeds its
+/// maximum.
+fn level_counts(
+    col: &PageColumn,
+    n: usize,
+    def: LevelCounts,
+    rep: LevelCounts,
+) -> Result<(usize, usize)> {
     let non_null = if col.max_def_level > 0 {
-        check_levels(def, col.max_def_level, "definition level")?
+        if def.highest > col.max_def_level {
+            return Err(Error::out_of_range("definition level", def.highest.into()));
+        }
+        def.count
     } else {
         n
     };
     let rows = if col.max_rep_level > 0 {
-        check_levels(rep, col.max_rep_level, "repetition level")?;
-        rep.iter().filter(|&&r| r == 0).count()
+        if rep.highest > col.max_rep_level {
+            return Err(Error::out_of_range("repetition level", rep.highest.into()));
+        }
+        rep.count
     } else {
         n
     };
     Ok((non_null, rows))
 }
 
-/// Decodes `n` V1 levels up to `max` in `encoding`; returns the bytes used.
+/// The largest of `levels` and how many equal `count_of`: the naive scan, for levels decoded
+/// without counting (BIT_PACKED) and as the tests' reference.
+fn scan_levels(levels: &[u16], count_of: u16) -> LevelCounts {
+    LevelCounts {
+        highest: levels.iter().copied().max().unwrap_or(0),
+        count: levels.iter().filter(|&&l| l == count_of).count(),
+    }
+}
+
+/// Decodes `n` V1 levels up to `max` in `encoding`; returns the bytes used and the counts
+/// (largest level, levels equal to `count_of`).
 fn v1_levels(
     encoding: Encoding,
     input: &[u8],
     max: u16,
     n: usize,
+    count_of: u16,
     out: &mut Vec<u16>,
-) -> Result<usize> {
+) -> Result<(usize, LevelCounts)> {
     let w = rle::bit_width(max.into());
     match encoding {
-        Encoding::Rle => rle::decode_levels_with_length(input, w, n, out),
-        Encoding::BitPacked => bit_packed::decode_levels(input, w, n, out),
+        Encoding::Rle => rle::decode_levels_with_length_counted(input, w, n, count_of, out),
+        Encoding::BitPacked => {
+            let start = out.len();
+            let used = bit_packed::decode_levels(input, w, n, out)?;
+            Ok((used, scan_levels(out.get(start..).unwrap_or(&[]), count_of)))
+        }
         _ => Err(Error::unsupported(
             "level encoding other than RLE or BIT_PACKED",
         )),
@@ -654,7 +678,7 @@ fn decode_values(
     encoding: Encoding,
     data: &[u8],
     n: usize,
-    dict: Option<&Values>,
+    dict: Option<(&Values, u64)>,
     indices: &mut Vec<u32>,
     limits: &Limits,
     out: &mut Values,
@@ -669,11 +693,18 @@ fn decode_values(
                     "dictionary-encoded page without a dictionary page",
                 ));
             };
-            indices.clear();
+            let (dict, longest) = dict;
             // A page of nulls only has an empty (or a 1-byte bit width) index section.
-            dictionary::decode_indices(data, n, indices)?;
-            check_gather_bytes(dict.as_ref(), indices, limits)?;
-            dictionary::gather(dict.as_ref(), indices, out)?;
+            if longest.saturating_mul(n as u64) <= limits.page_bytes {
+                // Gathering cannot copy more than the page limit: one fused pass.
+                dictionary::decode_gather(data, n, dict.as_ref(), out)?;
+            } else {
+                // Count the bytes the indices really select before copying them.
+                indices.clear();
+                dictionary::decode_indices(data, n, indices)?;
+                check_gather_bytes(dict.as_ref(), indices, limits)?;
+                dictionary::gather(dict.as_ref(), indices, out)?;
+            }
         }
         Encoding::Rle => match out {
             // Spec: RLE for values is for BOOLEAN, with the 4-byte length (V1 and V2).

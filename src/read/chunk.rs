@@ -318,6 +318,9 @@ pub struct ColumnChunkReader<'a> {
     level_pos: usize,
     value_pos: usize,
     page_len: usize,
+    /// Whether every level position of `page` holds a value (no nulls): batches then need no
+    /// count of their definition levels.
+    page_all_valid: bool,
     path: String,
     row_group: usize,
 }
@@ -336,6 +339,7 @@ impl<'a> ColumnChunkReader<'a> {
             level_pos: 0,
             value_pos: 0,
             page_len: 0,
+            page_all_valid: true,
             path,
             row_group,
         }
@@ -375,14 +379,17 @@ impl<'a> ColumnChunkReader<'a> {
             let next = self.stream.next_data_page(&mut self.page);
             match next.map_err(|e| self.locate(e))? {
                 None => return Ok(None),
-                Some(info) => self.page_len = info.num_values,
+                Some(info) => {
+                    self.page_len = info.num_values;
+                    self.page_all_valid = info.num_non_null == info.num_values;
+                }
             }
         }
         let start = self.level_pos;
         let end = start + max_values.min(self.page_len - start);
         let def = self.page.def_levels.get(start..end).unwrap_or(&[]);
         let rep = self.page.rep_levels.get(start..end).unwrap_or(&[]);
-        let n_values = if self.column.max_def_level > 0 {
+        let n_values = if self.column.max_def_level > 0 && !self.page_all_valid {
             let max = self.column.max_def_level;
             def.iter().filter(|&&d| d == max).count()
         } else {

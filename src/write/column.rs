@@ -68,6 +68,14 @@ pub struct ColumnWriter {
     dict: Option<DictionaryEncoder>,
     dict_active: bool,
     dict_pages: i32,
+    /// Dictionary ids used by the open page since its statistics were last brought up to
+    /// date (a bitset over ids, and the ids in the order first seen): a dictionary-encoded
+    /// page's min/max are those of its distinct entries, computed once per entry at flush
+    /// instead of once per value.
+    seen_bits: Vec<u64>,
+    seen_ids: Vec<u32>,
+    /// The dictionary ids of the slice being appended (reused).
+    slice_indices: Vec<u32>,
     // Chunk.
     started: bool,
     chunk_stats: StatisticsBuilder,
@@ -140,6 +148,9 @@ impl ColumnWriter {
             dict_active: dict.is_some(),
             dict,
             dict_pages: 0,
+            seen_bits: Vec::new(),
+            seen_ids: Vec::new(),
+            slice_indices: Vec::new(),
             started: false,
             chunk_stats: StatisticsBuilder::new(kind),
             pages: Vec::new(),
@@ -342,9 +353,27 @@ impl ColumnWriter {
             .as_mut()
             .ok_or(Error::unsupported("dictionary state"))?;
         let taken = dict.put(vals)?;
-        let idx = dict.take_indices();
+        // The slice's indices, in a buffer reused from slice to slice.
+        let mut idx = core::mem::take(&mut self.slice_indices);
+        dict.swap_indices(&mut idx);
+        let result = self.append_indexed(n, d, r, vals, taken, &idx);
+        self.slice_indices = idx;
+        result
+    }
+
+    /// `append` once the dictionary took the first `taken` values of the slice, whose ids
+    /// are `idx`.
+    fn append_indexed(
+        &mut self,
+        n: usize,
+        d: &[u16],
+        r: &[u16],
+        vals: ValuesRef<'_>,
+        taken: usize,
+        idx: &[u32],
+    ) -> Result<()> {
         if taken == vals.len() {
-            return self.add_to_page(d, r, vals, Some(&idx));
+            return self.add_to_page(d, r, vals, Some(idx));
         }
         // The dictionary is full at value `taken`. Cut the slice at the last row start at or
         // before that value's level: the part before goes into the open page, which is then
@@ -371,7 +400,7 @@ impl ColumnWriter {
         let slice_starts_row = max_rep == 0 || r.first() == Some(&0);
         if p == 0 && !slice_starts_row {
             // No row boundary to cut at: the open page's indices become values again.
-            self.add_to_page(d, r, vals.slice(0..taken), Some(&idx))?;
+            self.add_to_page(d, r, vals.slice(0..taken), Some(idx))?;
             self.remove_last_values_for_fallback(vals, taken)?;
             return Ok(());
         }
@@ -452,7 +481,10 @@ impl ColumnWriter {
         self.page_nulls += nulls;
         self.page_stats.add_nulls(nulls as u64);
         if self.s.statistics {
-            self.page_stats.update(vals)?;
+            match idx {
+                Some(ids) => self.mark_seen(ids),
+                None => self.page_stats.update(vals)?,
+            }
         }
         if let ValuesRef::ByteArray(b) = vals {
             self.page_ba_bytes += b.total_bytes() as i64;
@@ -461,6 +493,48 @@ impl ColumnWriter {
             Some(i) => self.indices.extend_from_slice(i),
             None => self.push_raw(vals),
         }
+        Ok(())
+    }
+
+    /// Marks dictionary ids as used by the open page (see `seen_ids`).
+    fn mark_seen(&mut self, ids: &[u32]) {
+        let mut last = u32::MAX;
+        for &id in ids {
+            // Runs of one id are common (sorted or low-cardinality data).
+            if id == last {
+                continue;
+            }
+            last = id;
+            let (word, bit) = (id as usize / 64, id % 64);
+            if word >= self.seen_bits.len() {
+                self.seen_bits.resize(word + 1, 0);
+            }
+            let w = &mut self.seen_bits[word];
+            if *w & (1 << bit) == 0 {
+                *w |= 1 << bit;
+                self.seen_ids.push(id);
+            }
+        }
+    }
+
+    /// Brings the open page's statistics up to date with the dictionary entries it used:
+    /// min/max over the distinct entries equal min/max over the values (ties are equal
+    /// values, and float zeros are normalised when written).
+    fn settle_seen(&mut self) -> Result<()> {
+        if self.seen_ids.is_empty() {
+            return Ok(());
+        }
+        if let Some(dict) = &self.dict {
+            let mut entries = Values::new(self.descr.physical_type, self.width);
+            dictionary::gather(dict.dictionary().as_ref(), &self.seen_ids, &mut entries)?;
+            self.page_stats.update(entries.as_ref())?;
+        }
+        for &id in &self.seen_ids {
+            if let Some(w) = self.seen_bits.get_mut(id as usize / 64) {
+                *w = 0;
+            }
+        }
+        self.seen_ids.clear();
         Ok(())
     }
 
@@ -478,6 +552,7 @@ impl ColumnWriter {
     /// The dictionary is full: the open page's indices become values again and the rest of
     /// the chunk uses the fallback encoding.
     fn fall_back(&mut self) -> Result<()> {
+        self.settle_seen()?;
         self.dict_active = false;
         if let Some(dict) = &self.dict {
             dictionary::gather(dict.dictionary().as_ref(), &self.indices, &mut self.raw)?;
@@ -557,6 +632,7 @@ impl ColumnWriter {
     }
 
     fn flush_page(&mut self) -> Result<()> {
+        self.settle_seen()?;
         let levels = self.page_levels();
         if levels == 0 && !self.records.is_empty() {
             return Ok(());
@@ -865,5 +941,81 @@ fn boundary_order(
         BoundaryOrder::Descending
     } else {
         BoundaryOrder::Unordered
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compression::Codec;
+    use crate::schema::Schema;
+    use crate::write::WriteOptions;
+    use proptest::prelude::*;
+
+    /// Writes one optional column whole and returns its chunk and column index.
+    fn write_one(
+        schema: &str,
+        dictionary: bool,
+        dict_limit: usize,
+        values: ValuesRef<'_>,
+        def: &[u16],
+    ) -> FinishedChunk {
+        let schema = Schema::parse(schema).unwrap();
+        let descr = schema.columns()[0].clone();
+        let options = WriteOptions::default()
+            .codec(Codec::Uncompressed)
+            .dictionary(dictionary)
+            .dictionary_page_size_limit(dict_limit)
+            .max_rows_per_page(1 << 20);
+        let settings = options
+            .resolve(&descr.path_string(), descr.physical_type)
+            .unwrap();
+        let mut w = ColumnWriter::new(descr, settings).unwrap();
+        w.write(values, def, &[]).unwrap();
+        w.finish(4).unwrap()
+    }
+
+    fn stats_of(c: &FinishedChunk) -> Option<crate::format::Statistics> {
+        c.chunk
+            .meta_data
+            .as_ref()
+            .and_then(|m| m.statistics.clone())
+    }
+
+    proptest! {
+        // The statistics of dictionary-encoded pages come from the page's distinct
+        // entries; the reference is the per-value update of the plain path.
+        #[test]
+        fn dictionary_page_statistics_match_per_value(
+            raw in proptest::collection::vec((0u8..12, any::<bool>()), 0..400),
+            limit in prop_oneof![Just(1usize << 20), 8usize..64],
+        ) {
+            let def: Vec<u16> = raw.iter().map(|&(_, valid)| u16::from(valid)).collect();
+            let picked: Vec<u8> = raw.iter().filter(|r| r.1).map(|r| r.0).collect();
+            let doubles: Vec<f64> = picked
+                .iter()
+                .map(|&v| match v {
+                    0 => -0.0,
+                    1 => 0.0,
+                    2 => f64::NAN,
+                    v => f64::from(v) * 1.5 - 7.0,
+                })
+                .collect();
+            let strings: crate::values::ByteArrays =
+                picked.iter().map(|&v| alloc::format!("s{}", v * 7 % 11)).collect();
+            let cases = [
+                ("message m { optional double x; }", Values::Double(doubles)),
+                ("message m { optional binary x (STRING); }", Values::ByteArray(strings)),
+            ];
+            for (schema, values) in cases {
+                let dict = write_one(schema, true, limit, values.as_ref(), &def);
+                let plain = write_one(schema, false, limit, values.as_ref(), &def);
+                prop_assert_eq!(stats_of(&dict), stats_of(&plain));
+                if limit == 1 << 20 {
+                    // One page each: the page's statistics agree too.
+                    prop_assert_eq!(&dict.column_index, &plain.column_index);
+                }
+            }
+        }
     }
 }
