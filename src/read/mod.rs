@@ -42,6 +42,9 @@
 
 pub mod chunk;
 pub mod footer;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod fuzz;
 
 #[cfg(feature = "std")]
 use alloc::boxed::Box;
