@@ -511,7 +511,7 @@ fn options(u: &mut Unstructured<'_>, schema: &Schema) -> Result<WriteOptions> {
 }
 
 /// One case: the schema, the records and the options.
-fn generate(u: &mut Unstructured<'_>) -> Result<(Schema, Vec<Value>, WriteOptions)> {
+pub fn generate(u: &mut Unstructured<'_>) -> Result<(Schema, Vec<Value>, WriteOptions)> {
     let n = u.int_in_range(1..=4)?;
     let fields = (0..n)
         .map(|i| field(u, format!("c{i}"), MAX_DEPTH, None))
