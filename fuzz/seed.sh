@@ -2,7 +2,8 @@
 # Builds the seed corpora of every fuzz target into fuzz/corpus/<target>/ (gitignored):
 # - metadata: the footer (FileMetaData bytes) of every file of the parquet-testing corpus, plus
 #   its first page header (bytes 4..);
-# - decompress, plain, rle, dictionary, delta, byte_stream_split: written by seedgen/ (a small
+# - file: every file of the corpus, whole; roundtrip: a few random byte strings;
+# - decompress, plain, rle, dictionary, delta, byte_stream_split, page: written by seedgen/ (a small
 #   Rust program over parket's public API): hand-made valid streams from parket's encoders, and
 #   the pages of the corpus files (compressed bodies; decompressed value and level sections),
 #   each prefixed with the bytes its harness reads first.
@@ -39,6 +40,18 @@ for f in "$data"/data/*.parquet "$data"/data/*/*.parquet; do
     [ -f "$f" ] && set -- "$@" "$f"
 done
 "$here/target/seedgen/release/parket-fuzz-seedgen" "$here/corpus" "$@"
+# file: every corpus file whole (data/ and bad_data/, encrypted ones included).
+out=$here/corpus/file
+mkdir -p "$out"
+for f in "$data"/data/*.parquet "$data"/data/*/*.parquet "$data"/data/*.encrypted "$data"/data/*/*.encrypted "$data"/bad_data/*.parquet; do
+    [ -f "$f" ] && cp "$f" "$out/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+# roundtrip: the bytes only steer `arbitrary`; a few random inputs start it.
+out=$here/corpus/roundtrip
+mkdir -p "$out"
+for i in 1 2 3 4 5 6 7 8; do
+    head -c $((i * 256)) /dev/urandom > "$out/random-$i"
+done
 for t in "$here"/corpus/*/; do
     echo "  $(basename "$t"): $(ls "$t" | wc -l) seeds"
 done

@@ -39,6 +39,9 @@
 
 pub mod chunk;
 pub mod footer;
+#[cfg(feature = "std")]
+#[doc(hidden)]
+pub mod fuzz;
 pub mod pages;
 
 #[cfg(feature = "std")]

@@ -2,7 +2,9 @@
 //!
 //! - hand-made valid streams, written by parket's own encoders (deterministic values);
 //! - real page bodies from the parquet-testing files: every page (compressed) for
-//!   `decompress`, and the value / level sections of decompressed pages for the decoders.
+//!   `decompress`, and the value / level sections of decompressed pages for the decoders;
+//! - for `page`, the first pages of every column chunk as they are in the file (headers and
+//!   bodies), behind the column bytes `fuzz_page` reads.
 //!
 //! Usage: `parket-fuzz-seedgen <corpus-dir> [parquet files...]`; writes `<corpus-dir>/<target>/`.
 use parket::compression::{compress, decompress, Codec};
@@ -254,6 +256,28 @@ fn from_file(out: &mut Out, path: &Path) -> Option<()> {
             } as usize;
             let end = (pos as u64 + cm.total_compressed_size.max(0) as u64).min(file.len() as u64)
                 as usize;
+            // `page`: the chunk's first pages as they are in the file (fuzz_page reads up to 8),
+            // behind its column bytes: type | width << 3, max_def | max_rep << 4, codec index.
+            let page_codecs = [
+                CompressionCodec::Uncompressed,
+                CompressionCodec::Snappy,
+                CompressionCodec::Gzip,
+                CompressionCodec::Zstd,
+                CompressionCodec::Lz4Raw,
+            ];
+            let codec = page_codecs.iter().position(|&x| x == cm.codec);
+            if let (Some(codec), true) = (
+                codec,
+                width < 32 && col.max_def_level < 16 && col.max_rep_level < 16,
+            ) {
+                let pages = file.get(pos..end.min(pos + MAX_SEED - 3))?;
+                let column = [
+                    type_index(cm.type_) | (width as u8) << 3,
+                    col.max_def_level as u8 | (col.max_rep_level as u8) << 4,
+                    codec as u8,
+                ];
+                out.put("page", &format!("{name}-rg{g}-c{c}"), &column, pages);
+            }
             let mut dict: Option<(usize, Vec<u8>)> = None;
             for p in 0..6 {
                 if pos >= end {
@@ -414,6 +438,101 @@ fn from_file(out: &mut Out, path: &Path) -> Option<()> {
     Some(())
 }
 
+/// `file`: small files from parket's writer (what the tests write): a nested schema over every
+/// page version, codec, dictionary setting and a non-PLAIN encoding, with tiny pages.
+fn written_files(out: &mut Out) {
+    use parket::format::FieldRepetitionType::{Optional, Required};
+    use parket::record::Value;
+    use parket::schema::Type;
+    use parket::write::{FileWriter, PageVersion, WriteOptions};
+    let schema = Schema::new(
+        "m",
+        vec![
+            Type::required("id", PhysicalType::Int64),
+            Type::optional("name", PhysicalType::ByteArray)
+                .logical_type(parket::format::LogicalType::String),
+            Type::optional("x", PhysicalType::Double),
+            Type::list(
+                "tags",
+                Optional,
+                Type::optional("element", PhysicalType::Int32),
+            ),
+            Type::map(
+                "attrs",
+                Optional,
+                Type::required("key", PhysicalType::ByteArray),
+                Some(Type::fixed_len_byte_array("value", Required, 3)),
+            ),
+        ],
+    )
+    .expect("seed schema");
+    let records: Vec<Value> = (0..40i64)
+        .map(|i| {
+            Value::Group(vec![
+                Value::Int64(i * 7),
+                if i % 3 == 0 {
+                    Value::Null
+                } else {
+                    Value::Bytes(format!("n{}", i % 5).into_bytes())
+                },
+                Value::Double(i as f64 / 3.0),
+                Value::List(
+                    (0..i % 4)
+                        .map(|j| {
+                            if j == 1 {
+                                Value::Null
+                            } else {
+                                Value::Int32(j as i32)
+                            }
+                        })
+                        .collect(),
+                ),
+                if i % 4 == 0 {
+                    Value::Null
+                } else {
+                    Value::Map(vec![(
+                        Value::Bytes(b"k".to_vec()),
+                        Value::Bytes(vec![i as u8; 3]),
+                    )])
+                },
+            ])
+        })
+        .collect();
+    let codecs = [
+        Codec::Uncompressed,
+        Codec::Snappy,
+        Codec::Gzip { level: 1 },
+        Codec::Zstd { level: 1 },
+        Codec::Lz4Raw,
+        Codec::Brotli { level: 1 },
+        Codec::Lz4,
+        Codec::Lzo,
+    ];
+    for (i, codec) in codecs.into_iter().enumerate() {
+        for v2 in [false, true] {
+            for dict in [false, true] {
+                let options = WriteOptions::default()
+                    .codec(codec)
+                    .page_version(if v2 { PageVersion::V2 } else { PageVersion::V1 })
+                    .dictionary(dict)
+                    .max_rows_per_page(7)
+                    .row_group_rows(25)
+                    .page_crc(i % 2 == 0)
+                    .column("id", |c| c.encoding(Encoding::DeltaBinaryPacked))
+                    .column("name", |c| c.encoding(Encoding::DeltaByteArray))
+                    .column("x", |c| c.encoding(Encoding::ByteStreamSplit));
+                let Ok(mut w) = FileWriter::new(Vec::new(), schema.clone(), options) else {
+                    continue;
+                };
+                if w.write_records(&records).is_ok() && w.finish().is_ok() {
+                    let name = format!("parket-{codec}-v{}-dict{}", 1 + v2 as u8, dict as u8);
+                    out.put("file", &name.replace(':', "_"), &[], &w.into_inner());
+                }
+            }
+        }
+    }
+}
+
 fn main() {
     let mut args = std::env::args_os().skip(1);
     let dir = PathBuf::from(
@@ -422,6 +541,7 @@ fn main() {
     );
     let mut out = Out { dir, count: 0 };
     hand_made(&mut out);
+    written_files(&mut out);
     let hand = out.count;
     let mut files = 0;
     for f in args {

@@ -1,0 +1,217 @@
+//! Fuzzing harness for whole files: [`fuzz_file`] (the `file` target of `fuzz/`, replayed by
+//! `tests/fuzz_regressions.rs`). Not part of the public API.
+//!
+//! The same bytes are opened twice, with tight [`Limits`]: from a slice
+//! ([`FileReader::from_bytes_with_limits`]) and through a `Read + Seek` that returns at most
+//! one byte per `read` call ([`FileReader::new_with_limits`]). Every column chunk of every row
+//! group is read with [`ColumnChunkReader::next_batch`](super::ColumnChunkReader::next_batch),
+//! then the records; both paths must agree step by step: the same levels and values (floats
+//! bit for bit), or an error on both. The harness panics only on a panic in the library or a
+//! disagreement; an error is a fine answer to hostile bytes.
+
+use alloc::format;
+use alloc::string::String;
+
+use super::{Batch, FileReader};
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::record::Value;
+use crate::values::ValuesRef;
+
+/// The limits of both paths: small enough that no input can claim much memory.
+fn limits() -> Limits {
+    Limits::default()
+        .max_metadata_bytes(1 << 20)
+        .max_page_bytes(1 << 20)
+        .max_dictionary_bytes(1 << 20)
+        .max_values_per_page(1 << 16)
+}
+
+/// Level positions per `next_batch` call: small, so that pages split into several batches.
+const BATCH: usize = 1000;
+
+/// Records are read only when the chunks declare at most this many level positions in all
+/// (assembled records cost far more memory than their levels).
+const MAX_RECORD_LEVELS: u64 = 1 << 16;
+
+/// A `Read + Seek` over `data` that returns at most one byte per `read`: every reading path
+/// must work with short reads.
+struct OneByte<'a> {
+    data: &'a [u8],
+    pos: u64,
+}
+
+impl std::io::Read for OneByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let next = usize::try_from(self.pos)
+            .ok()
+            .and_then(|p| self.data.get(p));
+        match (next, buf.first_mut()) {
+            (Some(&b), Some(slot)) => {
+                *slot = b;
+                self.pos += 1;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+impl std::io::Seek for OneByte<'_> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let len = self.data.len() as i128;
+        let target = match to {
+            std::io::SeekFrom::Start(n) => i128::from(n),
+            std::io::SeekFrom::End(d) => len + i128::from(d),
+            std::io::SeekFrom::Current(d) => i128::from(self.pos) + i128::from(d),
+        };
+        self.pos = u64::try_from(target).map_err(|_| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        Ok(self.pos)
+    }
+}
+
+/// Equality of two value runs, floats bit for bit.
+fn values_bit_eq(a: ValuesRef<'_>, b: ValuesRef<'_>) -> bool {
+    match (a, b) {
+        (ValuesRef::Float(x), ValuesRef::Float(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
+        }
+        (ValuesRef::Double(x), ValuesRef::Double(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits())
+        }
+        (ValuesRef::ByteArray(x), ValuesRef::ByteArray(y)) => {
+            x.len() == y.len() && x.iter().eq(y.iter())
+        }
+        (ValuesRef::FixedLenByteArray(x), ValuesRef::FixedLenByteArray(y)) => {
+            x.width() == y.width() && x.len() == y.len() && x.iter().eq(y.iter())
+        }
+        (a, b) => a == b,
+    }
+}
+
+fn batch_eq(a: &Batch<'_>, b: &Batch<'_>) -> bool {
+    a.len() == b.len()
+        && a.def_levels() == b.def_levels()
+        && a.rep_levels() == b.rep_levels()
+        && values_bit_eq(a.values(), b.values())
+}
+
+/// Panics, naming where, when `a` and `b` differ: one failed and not the other, or both
+/// succeeded with different answers (compared by `same`).
+fn agree<T>(
+    what: &dyn Fn() -> String,
+    a: &Result<T>,
+    b: &Result<T>,
+    same: impl Fn(&T, &T) -> bool,
+) {
+    match (a, b) {
+        (Ok(x), Ok(y)) => assert!(same(x, y), "{}: the two paths read different data", what()),
+        (Err(_), Err(_)) => {}
+        (Ok(_), Err(e)) => panic!("{}: only the one-byte reader fails: {e}", what()),
+        (Err(e), Ok(_)) => panic!("{}: only the slice reader fails: {e}", what()),
+    }
+}
+
+/// Fuzzing harness: opens `data` as a file from a slice and through a one-byte-per-read
+/// `Read + Seek`, reads every column chunk batch by batch and then the records, and panics if
+/// the two paths disagree (or if the library panics). Never panics otherwise, for any input.
+#[doc(hidden)]
+pub fn fuzz_file(data: &[u8]) {
+    let slice = FileReader::from_bytes_with_limits(data, limits()).map(|f| f.with_limits(limits()));
+    let stream = FileReader::new_with_limits(OneByte { data, pos: 0 }, limits())
+        .map(|f| f.with_limits(limits()));
+    agree(&|| String::from("open"), &slice, &stream, |x, y| {
+        // Debug text, not ==: statistics may hold NaN.
+        format!("{:?}", x.metadata()) == format!("{:?}", y.metadata()) && x.schema() == y.schema()
+    });
+    let (Ok(slice), Ok(stream)) = (slice, stream) else {
+        return;
+    };
+    let columns = slice.schema().columns().len();
+    let mut levels: u64 = 0;
+    for rg in 0..slice.num_row_groups() {
+        for c in 0..columns {
+            let where_ = || format!("row group {rg}, column {c}");
+            let a = slice.column_chunk(rg, c);
+            let b = stream.column_chunk(rg, c);
+            agree(&where_, &a, &b, |_, _| true);
+            let (Ok(mut a), Ok(mut b)) = (a, b) else {
+                continue;
+            };
+            let meta = slice.metadata().row_groups.get(rg);
+            let chunk = meta.and_then(|m| m.columns.get(c));
+            if let Some(n) = chunk.and_then(|c| c.meta_data.as_ref()) {
+                levels = levels.saturating_add(u64::try_from(n.num_values).unwrap_or(u64::MAX));
+            }
+            let mut batch = 0usize;
+            loop {
+                let (x, y) = (a.next_batch(BATCH), b.next_batch(BATCH));
+                let where_ = || format!("row group {rg}, column {c}, batch {batch}");
+                agree(&where_, &x, &y, |p, q| match (p, q) {
+                    (Some(p), Some(q)) => batch_eq(p, q),
+                    (None, None) => true,
+                    _ => false,
+                });
+                if !matches!((x, y), (Ok(Some(_)), Ok(Some(_)))) {
+                    break;
+                }
+                batch += 1;
+            }
+        }
+    }
+    if levels > MAX_RECORD_LEVELS {
+        return;
+    }
+    let a = slice.records(None);
+    let b = stream.records(None);
+    agree(&|| String::from("records"), &a, &b, |_, _| true);
+    let (Ok(a), Ok(b)) = (a, b) else { return };
+    let mut a = a;
+    let mut b = b;
+    let mut n = 0usize;
+    loop {
+        let where_ = || format!("record {n}");
+        match (a.next(), b.next()) {
+            (None, None) => break,
+            (Some(x), Some(y)) => agree(&where_, &x, &y, Value::bit_eq),
+            (x, y) => panic!(
+                "{}: one path has more records ({} / {})",
+                where_(),
+                x.is_some(),
+                y.is_some()
+            ),
+        }
+        n += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_byte_reader_reads_and_seeks() {
+        use std::io::{Read, Seek, SeekFrom};
+        let mut r = OneByte {
+            data: b"PAR1",
+            pos: 0,
+        };
+        let mut buf = [0u8; 4];
+        assert_eq!(r.read(&mut buf).unwrap(), 1);
+        assert_eq!(r.seek(SeekFrom::End(-1)).unwrap(), 3);
+        r.read_exact(&mut buf[..1]).unwrap();
+        assert_eq!(buf[0], b'1');
+        assert_eq!(r.read(&mut buf).unwrap(), 0);
+        assert!(r.seek(SeekFrom::Current(-5)).is_err());
+    }
+
+    #[test]
+    fn garbage_and_empty_inputs_do_not_panic() {
+        fuzz_file(b"");
+        fuzz_file(b"PAR1");
+        fuzz_file(b"PAR1\x00\x00\x00\x00PAR1");
+        fuzz_file(b"PAR1\x15\x00\x15\x04\x00\x00\x00PAR1");
+    }
+}
