@@ -18,9 +18,31 @@ use alloc::vec::Vec;
 #[allow(unused_imports)]
 use crate::error::{Error, Result};
 
-/// Appends exactly `uncompressed_size` bytes, produced in bounded steps (libzstd).
+/// Output bytes per input byte up to which a page is decoded in one call into `out`, sized
+/// up front; beyond it (a hostile size, or a page of zeros) it is decoded in bounded steps, so
+/// that a few input bytes never make the reader allocate a declared size before decoding it.
+#[cfg(feature = "zstd")]
+const ONE_SHOT_RATIO: usize = 64;
+
+/// Appends exactly `uncompressed_size` bytes (libzstd).
+///
+/// The common case (the frame declares its content size, and it is the page's) decodes in one
+/// call straight into `out`; anything else, and any error, takes the bounded streaming path,
+/// which also produces the precise error.
 #[cfg(feature = "zstd")]
 pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u8>) -> Result<()> {
+    let frame_size = zstd::zstd_safe::get_frame_content_size(input)
+        .ok()
+        .flatten();
+    let plausible = uncompressed_size <= input.len().saturating_mul(ONE_SHOT_RATIO) + 65536;
+    if frame_size == Some(uncompressed_size as u64) && plausible {
+        let start = out.len();
+        out.resize(start + uncompressed_size, 0);
+        match zstd::bulk::decompress_to_buffer(input, &mut out[start..]) {
+            Ok(n) if n == uncompressed_size => return Ok(()),
+            _ => out.truncate(start),
+        }
+    }
     let r = zstd::stream::read::Decoder::with_buffer(input)
         .map_err(|_| Error::out_of_spec("ZSTD stream does not decode"))?;
     super::read_bounded(r, uncompressed_size, out, "ZSTD stream does not decode")
