@@ -434,41 +434,12 @@ impl StatisticsBuilder {
                 self.offer(Scalar::Int64(lo), Scalar::Int64(hi));
             }
             (StatKind::Float, ValuesRef::Float(v)) => {
-                // Spec: NaN is never a min or max. `<` is false for NaN, so NaNs are skipped.
-                let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-                let mut any = false;
-                for &x in v {
-                    if x.is_nan() {
-                        continue;
-                    }
-                    any = true;
-                    if x < lo {
-                        lo = x;
-                    }
-                    if x > hi {
-                        hi = x;
-                    }
-                }
-                if any {
+                if let Some((lo, hi)) = min_max_ignoring_nan(v) {
                     self.offer(Scalar::Float(lo), Scalar::Float(hi));
                 }
             }
             (StatKind::Double, ValuesRef::Double(v)) => {
-                let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-                let mut any = false;
-                for &x in v {
-                    if x.is_nan() {
-                        continue;
-                    }
-                    any = true;
-                    if x < lo {
-                        lo = x;
-                    }
-                    if x > hi {
-                        hi = x;
-                    }
-                }
-                if any {
+                if let Some((lo, hi)) = min_max_ignoring_nan(v) {
                     self.offer(Scalar::Double(lo), Scalar::Double(hi));
                 }
             }
@@ -581,6 +552,25 @@ impl StatisticsBuilder {
         }
         s
     }
+}
+
+/// The min and max of FLOAT or DOUBLE values, `None` when every value is NaN.
+///
+/// Spec: NaN is never a min or max. A NaN is the one value unordered with itself; `<` and `>`
+/// are false for it, so it could not win anyway, but it must not count as "a value seen".
+fn min_max_ignoring_nan<T: Copy + PartialOrd>(v: &[T]) -> Option<(T, T)> {
+    let mut it = v.iter().copied().filter(|x| x.partial_cmp(x).is_some());
+    let first = it.next()?;
+    let (mut lo, mut hi) = (first, first);
+    for x in it {
+        if x < lo {
+            lo = x;
+        }
+        if x > hi {
+            hi = x;
+        }
+    }
+    Some((lo, hi))
 }
 
 fn min_max_by<T: Copy>(v: &[T], less: impl Fn(&T, &T) -> bool) -> (T, T) {

@@ -740,16 +740,7 @@ pub fn fuzz_decode(data: &[u8]) {
     let [t, nd, n0, n1, width, rest @ ..] = data else {
         return;
     };
-    let types = [
-        PhysicalType::Boolean,
-        PhysicalType::Int32,
-        PhysicalType::Int64,
-        PhysicalType::Int96,
-        PhysicalType::Float,
-        PhysicalType::Double,
-        PhysicalType::ByteArray,
-        PhysicalType::FixedLenByteArray,
-    ];
+    let types = PhysicalType::ALL;
     let pt = types[(*t % 8) as usize];
     let mut dict = Values::new(pt, (*width % 16) as usize);
     let Ok(used) = plain::decode(rest, *nd as usize, &mut dict) else {

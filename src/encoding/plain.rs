@@ -362,16 +362,7 @@ mod tests {
     #[test]
     fn truncation_and_hostile_counts() {
         let huge = usize::MAX / 2;
-        for pt in [
-            PhysicalType::Boolean,
-            PhysicalType::Int32,
-            PhysicalType::Int64,
-            PhysicalType::Int96,
-            PhysicalType::Float,
-            PhysicalType::Double,
-            PhysicalType::ByteArray,
-            PhysicalType::FixedLenByteArray,
-        ] {
+        for &pt in PhysicalType::ALL {
             let mut out = Values::new(pt, 4);
             assert!(decode(&[0; 7], huge, &mut out).is_err(), "{pt}");
             assert!(decode(&[0; 7], usize::MAX, &mut out).is_err(), "{pt}");

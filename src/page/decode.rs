@@ -771,16 +771,7 @@ pub fn fuzz_page(data: &[u8]) {
     let [t, levels, codec, rest @ ..] = data else {
         return;
     };
-    let types = [
-        PhysicalType::Boolean,
-        PhysicalType::Int32,
-        PhysicalType::Int64,
-        PhysicalType::Int96,
-        PhysicalType::Float,
-        PhysicalType::Double,
-        PhysicalType::ByteArray,
-        PhysicalType::FixedLenByteArray,
-    ];
+    let types = PhysicalType::ALL;
     let codecs = [
         CompressionCodec::Uncompressed,
         CompressionCodec::Snappy,
