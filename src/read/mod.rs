@@ -53,7 +53,7 @@ pub use chunk::{Batch, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::format::FileMetaData;
+use crate::format::{ColumnMetaData, FileMetaData};
 use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::page::decode::{PageColumn, PageDecoder};
@@ -256,7 +256,14 @@ impl<'a> FileReader<'a> {
         self.chunk_reader(row_group, index)
     }
 
-    fn chunk_reader(&self, row_group: usize, index: usize) -> Result<ColumnChunkReader<'_>> {
+    /// The checks every way into a column chunk makes: the row group and chunk exist, the
+    /// chunk is in this file, not encrypted, has metadata; and its byte range. Errors carry the
+    /// column path and row group.
+    fn locate_chunk(
+        &self,
+        row_group: usize,
+        index: usize,
+    ) -> Result<(&ColumnMetaData, ChunkRange, String)> {
         let desc = self
             .schema
             .column(index)
@@ -292,14 +299,32 @@ impl<'a> FileReader<'a> {
             )));
         }
         let range = ChunkRange::new(meta, self.file_len, rg.num_rows).map_err(locate)?;
-        let column = PageColumn::from(desc);
-        let decoder = PageDecoder::new(column, meta.codec, self.limits).verify_crc(self.verify_crc);
-        let source = match &self.source {
+        Ok((meta, range, path))
+    }
+
+    fn source_ref(&self) -> SourceRef<'_> {
+        match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
             #[cfg(feature = "std")]
             Source::Reader(r) => SourceRef::Reader(r),
-        };
-        let stream = PageStream::new(source, self.file_len, range, decoder, self.limits);
+        }
+    }
+
+    fn chunk_reader(&self, row_group: usize, index: usize) -> Result<ColumnChunkReader<'_>> {
+        let (meta, range, path) = self.locate_chunk(row_group, index)?;
+        let desc = self
+            .schema
+            .column(index)
+            .ok_or_else(|| Error::invalid_argument("column index out of range"))?;
+        let column = PageColumn::from(desc);
+        let decoder = PageDecoder::new(column, meta.codec, self.limits).verify_crc(self.verify_crc);
+        let stream = PageStream::new(
+            self.source_ref(),
+            self.file_len,
+            range,
+            decoder,
+            self.limits,
+        );
         Ok(ColumnChunkReader::new(stream, column, path, row_group))
     }
 
@@ -312,37 +337,13 @@ impl<'a> FileReader<'a> {
     /// [`Limits::page_bytes`] before it is read.
     pub fn pages<C: ColumnSelector>(&self, row_group: usize, column: C) -> Result<Pages<'_>> {
         let index = column.column_index(&self.schema)?;
-        let path = self
-            .schema
-            .column(index)
-            .map(|d| d.path_string())
-            .unwrap_or_default();
-        let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
-        let rg = self.metadata.row_groups.get(row_group).ok_or_else(|| {
-            Error::invalid_argument(alloc::format!(
-                "row group {row_group} does not exist: the file has {}",
-                self.metadata.row_groups.len()
-            ))
-        })?;
-        let chunk = rg.columns.get(index).ok_or_else(|| {
-            locate(Error::out_of_spec(
-                "a row group has fewer column chunks than the schema has leaves",
-            ))
-        })?;
-        if chunk.crypto_metadata.is_some() {
-            return Err(locate(Error::new(ErrorKind::Encrypted)));
-        }
-        let meta = chunk
-            .meta_data
-            .as_ref()
-            .ok_or_else(|| locate(Error::out_of_spec("ColumnChunk without meta_data")))?;
-        let range = ChunkRange::new(meta, self.file_len, rg.num_rows).map_err(locate)?;
-        let source = match &self.source {
-            Source::Bytes(b) => SourceRef::Bytes(b),
-            #[cfg(feature = "std")]
-            Source::Reader(r) => SourceRef::Reader(r),
-        };
-        Ok(Pages::new(source, self.file_len, range, self.limits))
+        let (_, range, _) = self.locate_chunk(row_group, index)?;
+        Ok(Pages::new(
+            self.source_ref(),
+            self.file_len,
+            range,
+            self.limits,
+        ))
     }
 
     /// The file's length in bytes.
