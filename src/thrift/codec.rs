@@ -312,19 +312,26 @@ pub fn write_empty(w: &mut Writer<'_>, id: i16) {
 ///     }
 /// }
 /// ```
+///
+/// A field's doc comment may be followed by `#[extra]` (optional fields only): the field is
+/// then decoded only when the `metadata-extras` feature is on. Without it the decoder skips
+/// the field's bytes (as it skips an unknown field) and leaves it `None`, so a lean reader
+/// links no decoder for statistics, encryption details and the like. The field's type, its
+/// entry in [`StructDef::FIELDS`] and its encoding do not change.
 macro_rules! thrift_struct {
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
             $(
-                $(#[$fmeta:meta])*
+                $(#[doc = $doc:literal])*
+                $(#[extra $($extra:tt)*])?
                 $id:literal : $req:ident $field:ident : $ty:ty
             ),* $(,)?
         }
     ) => {
         $(#[$meta])*
         pub struct $name {
-            $( $(#[$fmeta])* pub $field: $crate::thrift::__field_ty!($req, $ty), )*
+            $( $(#[doc = $doc])* pub $field: $crate::thrift::__field_ty!($req, $ty), )*
         }
 
         impl $crate::thrift::StructDef for $name {
@@ -356,6 +363,16 @@ macro_rules! thrift_struct {
                 while let Some((__id, __wire)) = __r.field_header(&mut __last)? {
                     match __id {
                         $( $id => {
+                            $( $($extra)*
+                                // An `#[extra]` field (statistics, encryption details, ...)
+                                // is decoded only with the `metadata-extras` feature;
+                                // without it the field is skipped and stays `None`, and its
+                                // decoder is not linked in.
+                                if !cfg!(feature = "metadata-extras") {
+                                    __r.skip(__wire)?;
+                                    continue;
+                                }
+                            )?
                             if !<$ty as $crate::thrift::Codec>::accepts(__wire) {
                                 // Seen in the wild: a pre-release parquet-java wrote field 15
                                 // of ColumnMetaData as a list of structs, where the released
