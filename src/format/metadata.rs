@@ -74,10 +74,13 @@ thrift_struct! {
         /// 6: the writer, e.g. `parquet-mr version 1.13.1 (build ...)`.
         6: optional created_by: String,
         /// 7: sort order of each leaf column's statistics, in leaf order.
+        #[extra]
         7: optional column_orders: Vec<ColumnOrder>,
         /// 8: encryption algorithm of a file with a plaintext footer.
+        #[extra]
         8: optional encryption_algorithm: EncryptionAlgorithm,
         /// 9: key metadata of the footer signing key (plaintext footer).
+        #[extra]
         9: optional footer_signing_key_metadata: Vec<u8>,
     }
 }
@@ -111,6 +114,7 @@ thrift_struct! {
         /// 3: number of rows.
         3: required num_rows: i64,
         /// 4: sort order of the rows, if sorted.
+        #[extra]
         4: optional sorting_columns: Vec<SortingColumn>,
         /// 5: byte offset of the first page of the first column chunk.
         5: optional file_offset: i64,
@@ -142,6 +146,7 @@ thrift_struct! {
         /// 8: how the chunk is encrypted.
         8: optional crypto_metadata: ColumnCryptoMetaData,
         /// 9: the encrypted ColumnMetaData.
+        #[extra]
         9: optional encrypted_column_metadata: Vec<u8>,
     }
 }
@@ -165,6 +170,7 @@ thrift_struct! {
         /// 7: total byte size of the pages compressed, headers included.
         7: required total_compressed_size: i64,
         /// 8: application key/value pairs.
+        #[extra]
         8: optional key_value_metadata: Vec<KeyValue>,
         /// 9: byte offset of the first data page.
         9: required data_page_offset: i64,
@@ -173,16 +179,20 @@ thrift_struct! {
         /// 11: byte offset of the dictionary page.
         11: optional dictionary_page_offset: i64,
         /// 12: statistics of the chunk.
+        #[extra]
         12: optional statistics: Statistics,
         /// 13: count of pages per (page type, encoding).
+        #[extra]
         13: optional encoding_stats: Vec<PageEncodingStats>,
         /// 14: byte offset of the bloom filter.
         14: optional bloom_filter_offset: i64,
         /// 15: byte length of the bloom filter, header included.
         15: optional bloom_filter_length: i32,
         /// 16: size statistics.
+        #[extra]
         16: optional size_statistics: SizeStatistics,
         /// 17: geospatial statistics.
+        #[extra]
         17: optional geospatial_statistics: GeospatialStatistics,
     }
 }

@@ -17,6 +17,10 @@
 //! - An enum number the spec does not define is an error (never a default). A union member the
 //!   crate does not know is an error, except in `LogicalType` and `ColumnOrder`, which a newer
 //!   writer is expected to extend ([`LogicalType::Unrecognized`], [`ColumnOrder::Unknown`]).
+//! - Fields a reader of values does not need (statistics, size and geospatial statistics,
+//!   encoding stats, a column's key/value metadata, sorting columns, column orders, encryption
+//!   details; marked `#[extra]` in the tables) are decoded only with the `metadata-extras`
+//!   feature; without it they are skipped and read as `None`. Encoding is the same either way.
 //! - Unknown fields are skipped; a missing required field is an error naming the struct and
 //!   the field ("missing required field RowGroup.num_rows").
 //! - Sizes, counts and offsets stay the `i32` / `i64` the file says, negative ones included;

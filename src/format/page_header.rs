@@ -92,6 +92,7 @@ thrift_struct! {
         /// 4: encoding of the repetition levels.
         4: required repetition_level_encoding: Encoding,
         /// 5: statistics of the page.
+        #[extra]
         5: optional statistics: Statistics,
     }
 }
@@ -134,6 +135,7 @@ thrift_struct! {
         /// 7: whether the values are compressed; absent means true (spec default).
         7: optional is_compressed: bool,
         /// 8: statistics of the page.
+        #[extra]
         8: optional statistics: Statistics,
     }
 }

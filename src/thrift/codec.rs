@@ -299,6 +299,29 @@ pub fn write_empty(w: &mut Writer<'_>, id: i16) {
     w.struct_end(saved);
 }
 
+/// Reads the value of a struct field whose header said `wire` into `slot` (a repeated field
+/// keeps its last value, as Thrift does). One instance per field type, shared by every struct
+/// (`thrift_struct!` calls it for each field), which keeps the footer decoder small.
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_field<T: Codec>(
+    r: &mut Reader<'_>,
+    wire: u8,
+    slot: &mut Option<T>,
+    ctx: &'static Ctx,
+) -> Result<()> {
+    if !T::accepts(wire) {
+        // Seen in the wild: a pre-release parquet-java wrote field 15 of ColumnMetaData as a
+        // list of structs, where the released IDL has `i32 bloom_filter_length`
+        // (dict-page-offset-zero.parquet). A field whose wire type does not match the IDL is
+        // skipped, as Thrift's generated code does; if it was required, the struct then fails
+        // as missing it.
+        return r.skip(wire);
+    }
+    *slot = Some(T::read_field(r, wire, *ctx)?);
+    Ok(())
+}
+
 /// Declares a Thrift struct: the Rust struct, its [`Codec`] and its [`StructDef`] table.
 ///
 /// ```text
@@ -312,19 +335,26 @@ pub fn write_empty(w: &mut Writer<'_>, id: i16) {
 ///     }
 /// }
 /// ```
+///
+/// A field's doc comment may be followed by `#[extra]` (optional fields only): the field is
+/// then decoded only when the `metadata-extras` feature is on. Without it the decoder skips
+/// the field's bytes (as it skips an unknown field) and leaves it `None`, so a lean reader
+/// links no decoder for statistics, encryption details and the like. The field's type, its
+/// entry in [`StructDef::FIELDS`] and its encoding do not change.
 macro_rules! thrift_struct {
     (
         $(#[$meta:meta])*
         pub struct $name:ident {
             $(
-                $(#[$fmeta:meta])*
+                $(#[doc = $doc:literal])*
+                $(#[extra $($extra:tt)*])?
                 $id:literal : $req:ident $field:ident : $ty:ty
             ),* $(,)?
         }
     ) => {
         $(#[$meta])*
         pub struct $name {
-            $( $(#[$fmeta])* pub $field: $crate::thrift::__field_ty!($req, $ty), )*
+            $( $(#[doc = $doc])* pub $field: $crate::thrift::__field_ty!($req, $ty), )*
         }
 
         impl $crate::thrift::StructDef for $name {
@@ -356,28 +386,28 @@ macro_rules! thrift_struct {
                 while let Some((__id, __wire)) = __r.field_header(&mut __last)? {
                     match __id {
                         $( $id => {
-                            if !<$ty as $crate::thrift::Codec>::accepts(__wire) {
-                                // Seen in the wild: a pre-release parquet-java wrote field 15
-                                // of ColumnMetaData as a list of structs, where the released
-                                // IDL has `i32 bloom_filter_length`
-                                // (dict-page-offset-zero.parquet). A field whose wire type
-                                // does not match the IDL is skipped, as Thrift's generated
-                                // code does; if it was required, the struct then fails as
-                                // missing it.
-                                __r.skip(__wire)?;
-                                continue;
-                            }
-                            $field = Some(<$ty as $crate::thrift::Codec>::read_field(
+                            $( $($extra)*
+                                // An `#[extra]` field (statistics, encryption details, ...)
+                                // is decoded only with the `metadata-extras` feature;
+                                // without it the field is skipped and stays `None`, and its
+                                // decoder is not linked in.
+                                if !cfg!(feature = "metadata-extras") {
+                                    __r.skip(__wire)?;
+                                    continue;
+                                }
+                            )?
+                            $crate::thrift::__read_field(
                                 __r,
                                 __wire,
-                                $crate::thrift::Ctx {
+                                &mut $field,
+                                &$crate::thrift::Ctx {
                                     field: concat!(stringify!($name), ".", stringify!($field)),
                                     not_utf8: concat!(
                                         "string field ", stringify!($name), ".",
                                         stringify!($field), " is not valid UTF-8"
                                     ),
                                 },
-                            )?);
+                            )?;
                         } )*
                         // Spec: unknown fields are skipped (a newer writer added them).
                         _ => __r.skip(__wire)?,

@@ -60,6 +60,8 @@ mod reader;
 mod writer;
 
 pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
+#[doc(hidden)]
+pub use codec::__read_field;
 pub(crate) use codec::{__field_ty, __is_required, __take, __write, thrift_struct};
 pub use codec::{
     decode_prefix, encode, read_empty, read_union, write_empty, Codec, Ctx, FieldDef, StructDef, Ty,
