@@ -362,7 +362,7 @@ impl<'a> ColumnChunkReader<'a> {
     /// The next at most `max_values` level positions (nulls included), or `None` at the end of
     /// the chunk. A batch never spans pages; buffers are reused from page to page.
     ///
-    /// `max_values` of 0 is an [`ErrorKind::InvalidArgument`].
+    /// `max_values` of 0 is an [`ErrorKind::InvalidArgument`](crate::ErrorKind::InvalidArgument).
     pub fn next_batch(&mut self, max_values: usize) -> Result<Option<Batch<'_>>> {
         if max_values == 0 {
             return Err(Error::invalid_argument(

@@ -355,7 +355,7 @@ impl<'a> FileReader<'a> {
     /// group paths, see [`Schema::project`]) or every column with `None`.
     ///
     /// Each row group's selected chunks are read whole ([`FileReader::read_row_group`]) and
-    /// assembled ([`crate::levels::assemble`]) when the iterator reaches it, so memory is one
+    /// assembled ([`mod@crate::levels::assemble`]) when the iterator reaches it, so memory is one
     /// row group's columns and records. Errors: a path that names no field (here); then, from
     /// the iterator, any error reading or assembling a row group (with the row group's ordinal),
     /// after which it ends.
