@@ -138,7 +138,7 @@ impl ColumnSelector for String {
 /// A Parquet file opened for reading: its footer and schema, and readers of its column chunks.
 ///
 /// Over a byte slice ([`FileReader::from_bytes`]) page bodies are sub-slices of the input;
-/// over a `Read + Seek` ([`FileReader::new`], with the `std` feature) pages are read one at a
+/// over a `Read + Seek` (`FileReader::new`, with the `std` feature) pages are read one at a
 /// time (header, then exactly the body), so memory is bounded by the largest page.
 ///
 /// A `FileReader` is `Send`; its column chunk readers borrow it. Over a `Read + Seek`, chunk
