@@ -14,6 +14,8 @@
 //! `PARKET_INTEROP_SECONDS=N` keeps taking new seeds after B until N seconds have passed.
 //! A failure prints the seed and a one-line command that reproduces it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -68,39 +70,13 @@ fn run_batch(dir: &Path, start: u64, end: u64) -> Vec<(u64, String)> {
     for seed in start..end {
         let sd = dir.join(seed.to_string());
         // Direction 1: pyarrow writes, parket reads.
-        let out = Command::new(env!("CARGO_BIN_EXE_parket"))
-            .args(["cat", "--json"])
-            .arg(sd.join("pyarrow.parquet"))
-            .output()
-            .unwrap();
         let want = std::fs::read_to_string(sd.join("rows.jsonl")).unwrap();
-        if !out.status.success() {
-            failures.push((
-                seed,
-                format!(
-                    "read: parket cat failed: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            ));
-        } else if out.stdout != want.as_bytes() {
-            let got = String::from_utf8_lossy(&out.stdout);
-            let (n, (g, w)) = got
-                .lines()
-                .zip(want.lines())
-                .enumerate()
-                .find(|(_, (g, w))| g != w)
-                .map(|(i, p)| (i + 1, p))
-                .unwrap_or((0, ("(row count differs)", "")));
-            failures.push((
-                seed,
-                format!(
-                    "read: line {n} differs ({} vs {} lines)\n  parket:  {}\n  pyarrow: {}",
-                    got.lines().count(),
-                    want.lines().count(),
-                    g.chars().take(400).collect::<String>(),
-                    w.chars().take(400).collect::<String>()
-                ),
-            ));
+        if let Some(diff) = common::cat_json_difference(
+            env!("CARGO_BIN_EXE_parket"),
+            &sd.join("pyarrow.parquet"),
+            &want,
+        ) {
+            failures.push((seed, format!("read: {diff}")));
         }
         // Direction 2: parket writes, pyarrow reads (checked in one batch below).
         let options: serde_json::Value =

@@ -12,6 +12,8 @@
 //! counted. Seeds: `PARKET_DUCKDB_SEEDS=A..B` (default `0..100`). A failure prints the seed
 //! and a one-line command that reproduces it.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -69,40 +71,14 @@ fn duckdb_files_read_as_pyarrow_reads_them() {
             continue;
         }
         let sd = dir.join(seed.to_string());
-        let out = Command::new(env!("CARGO_BIN_EXE_parket"))
-            .args(["cat", "--json"])
-            .arg(sd.join("duckdb.parquet"))
-            .output()
-            .unwrap();
         let want = std::fs::read_to_string(sd.join("rows.jsonl")).unwrap();
         compared += 1;
-        if !out.status.success() {
-            failures.push((
-                seed,
-                format!(
-                    "parket cat failed: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            ));
-        } else if out.stdout != want.as_bytes() {
-            let got = String::from_utf8_lossy(&out.stdout);
-            let (n, (g, w)) = got
-                .lines()
-                .zip(want.lines())
-                .enumerate()
-                .find(|(_, (g, w))| g != w)
-                .map(|(i, p)| (i + 1, p))
-                .unwrap_or((0, ("(row count differs)", "")));
-            failures.push((
-                seed,
-                format!(
-                    "line {n} differs ({} vs {} lines)\n  parket:  {}\n  pyarrow: {}",
-                    got.lines().count(),
-                    want.lines().count(),
-                    g.chars().take(400).collect::<String>(),
-                    w.chars().take(400).collect::<String>()
-                ),
-            ));
+        if let Some(diff) = common::cat_json_difference(
+            env!("CARGO_BIN_EXE_parket"),
+            &sd.join("duckdb.parquet"),
+            &want,
+        ) {
+            failures.push((seed, diff));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
