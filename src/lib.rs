@@ -20,6 +20,45 @@
 //! ```
 //!
 //! Without its `std` feature the crate is `#![no_std]` + `alloc` and reads from byte slices.
+//!
+//! Write a file, then read it back by column and by record:
+//!
+//! ```
+//! # #[cfg(all(feature = "write", feature = "std"))]
+//! # fn main() -> parket::Result<()> {
+//! use parket::read::FileReader;
+//! use parket::record::Value;
+//! use parket::schema::Schema;
+//! use parket::values::ValuesRef;
+//! use parket::write::{FileWriter, WriteOptions};
+//!
+//! let schema = Schema::parse(
+//!     "message m { required int64 id; optional group tags (LIST) {
+//!        repeated group list { optional binary element (STRING); } } }",
+//! )?;
+//! let mut writer = FileWriter::new(Vec::new(), schema, WriteOptions::default())?;
+//! writer.write_records(&[
+//!     Value::Group(vec![Value::Int64(1), Value::List(vec![Value::Bytes(b"a".to_vec())])]),
+//!     Value::Group(vec![Value::Int64(2), Value::Null]),
+//! ])?;
+//! writer.finish()?;
+//! let bytes = writer.into_inner();
+//!
+//! let file = FileReader::from_bytes(&bytes)?;
+//! assert_eq!(file.metadata().num_rows, 2);
+//! // A column chunk, page by page: values plus definition / repetition levels.
+//! let mut ids = file.column_chunk(0, "id")?;
+//! while let Some(batch) = ids.next_batch(1024)? {
+//!     assert_eq!(batch.values(), ValuesRef::Int64(&[1, 2]));
+//! }
+//! // Records, assembled from the levels.
+//! let rows: Vec<Value> = file.records(None)?.collect::<parket::Result<_>>()?;
+//! assert_eq!(rows[1], Value::Group(vec![Value::Int64(2), Value::Null]));
+//! # Ok(())
+//! # }
+//! # #[cfg(not(all(feature = "write", feature = "std")))]
+//! # fn main() {}
+//! ```
 #![cfg_attr(not(feature = "std"), no_std)]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
