@@ -195,22 +195,29 @@ fn unpack_group32<const W: usize>(buf: &[u8; 72], out: &mut [u32]) {
 }
 
 #[cfg(not(parket_opt_size))]
-/// Unpacks `out.len()` values of `W` bits: whole groups straight from `input`, then a last
-/// partial group (or a group cut short by the end of `input`) through a zero-padded copy.
-fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
+/// Unpacks `out.len()` values of `W` bits with `group` (one group of 8 from 72 readable bytes):
+/// whole groups straight from `input`, then a last partial group (or a group cut short by the
+/// end of `input`) through a zero-padded copy. `group` is a generic parameter, not a pointer,
+/// so each width still compiles to its own straight-line code.
+#[inline(always)]
+fn unpack_all<T: Copy + Default, const W: usize>(
+    input: &[u8],
+    out: &mut [T],
+    group: impl Fn(&[u8; 72], &mut [T]),
+) {
     if W == 0 {
-        out.fill(0);
+        out.fill(T::default());
         return;
     }
     let mut done = 0;
     // While 72 bytes remain, read each group in place.
-    while let (Some(group), Some(dst)) = (
+    while let (Some(g), Some(dst)) = (
         input
             .get(done / 8 * W..)
             .and_then(|s| s.first_chunk::<72>()),
         out.get_mut(done..done + 8),
     ) {
-        unpack_group64::<W>(group, dst);
+        group(g, dst);
         done += 8;
     }
     // Near the end of the input, through a zero-padded copy.
@@ -218,7 +225,7 @@ fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
     let rest = input.get(done / 8 * W..).unwrap_or(&[]);
     for (src, dst) in rest.chunks_exact(W).zip(out[done..].chunks_exact_mut(8)) {
         buf[..W].copy_from_slice(src);
-        unpack_group64::<W>(&buf, dst);
+        group(&buf, dst);
         done += 8;
     }
     if done < out.len() {
@@ -229,52 +236,23 @@ fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
             let src = rest.get(g * W..).unwrap_or(&[]);
             let n = src.len().min(W);
             buf[..n].copy_from_slice(&src[..n]);
-            let mut tmp = [0u64; 8];
-            unpack_group64::<W>(&buf, &mut tmp);
+            let mut tmp = [T::default(); 8];
+            group(&buf, &mut tmp);
             dst.copy_from_slice(&tmp[..dst.len()]);
         }
     }
 }
 
 #[cfg(not(parket_opt_size))]
-/// As [`unpack_all64`], for u32 output and `W <= 32`.
+/// [`unpack_all`] for u64 output, `W <= 64`.
+fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
+    unpack_all::<u64, W>(input, out, unpack_group64::<W>)
+}
+
+#[cfg(not(parket_opt_size))]
+/// [`unpack_all`] for u32 output, `W <= 32`.
 fn unpack_all32<const W: usize>(input: &[u8], out: &mut [u32]) {
-    if W == 0 {
-        out.fill(0);
-        return;
-    }
-    let mut done = 0;
-    // While 72 bytes remain, read each group in place.
-    while let (Some(group), Some(dst)) = (
-        input
-            .get(done / 8 * W..)
-            .and_then(|s| s.first_chunk::<72>()),
-        out.get_mut(done..done + 8),
-    ) {
-        unpack_group32::<W>(group, dst);
-        done += 8;
-    }
-    // Near the end of the input, through a zero-padded copy.
-    let mut buf = [0u8; 72];
-    let rest = input.get(done / 8 * W..).unwrap_or(&[]);
-    for (src, dst) in rest.chunks_exact(W).zip(out[done..].chunks_exact_mut(8)) {
-        buf[..W].copy_from_slice(src);
-        unpack_group32::<W>(&buf, dst);
-        done += 8;
-    }
-    if done < out.len() {
-        let consumed = done / 8 * W;
-        let rest = input.get(consumed..).unwrap_or(&[]);
-        for (g, dst) in out[done..].chunks_mut(8).enumerate() {
-            buf = [0u8; 72];
-            let src = rest.get(g * W..).unwrap_or(&[]);
-            let n = src.len().min(W);
-            buf[..n].copy_from_slice(&src[..n]);
-            let mut tmp = [0u32; 8];
-            unpack_group32::<W>(&buf, &mut tmp);
-            dst.copy_from_slice(&tmp[..dst.len()]);
-        }
-    }
+    unpack_all::<u32, W>(input, out, unpack_group32::<W>)
 }
 
 #[cfg(not(parket_opt_size))]
