@@ -32,8 +32,13 @@ fn read_strings(p: &Path) -> ByteArrays {
     out
 }
 
-/// Writes `n` rows of one column in batches of 1024 rows (as pyarrow's write_batch_size).
-fn write_flat(dir: &Path, name: &str, schema: &str, values: ValuesRef<'_>) -> u64 {
+/// A writer of `dir/<name>.parket.parquet` with pyarrow's default options (SNAPPY), or
+/// uncompressed when `name` ends in `.none`.
+fn open_writer(
+    dir: &Path,
+    name: &str,
+    schema: &str,
+) -> (FileWriter<std::io::BufWriter<std::fs::File>>, PathBuf) {
     let schema = Schema::parse(schema).unwrap();
     let path = dir.join(format!("{name}.parket.parquet"));
     let options = if name.ends_with(".none") {
@@ -41,12 +46,13 @@ fn write_flat(dir: &Path, name: &str, schema: &str, values: ValuesRef<'_>) -> u6
     } else {
         WriteOptions::default()
     };
-    let mut w = FileWriter::new(
-        std::io::BufWriter::new(std::fs::File::create(&path).unwrap()),
-        schema,
-        options,
-    )
-    .unwrap();
+    let file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    (FileWriter::new(file, schema, options).unwrap(), path)
+}
+
+/// Writes `n` rows of one column in batches of 1024 rows (as pyarrow's write_batch_size).
+fn write_flat(dir: &Path, name: &str, schema: &str, values: ValuesRef<'_>) -> u64 {
+    let (mut w, path) = open_writer(dir, name, schema);
     let n = values.len();
     let mut rg = w.next_row_group().unwrap();
     let ones = vec![1u16; 1024];
@@ -66,22 +72,11 @@ fn write_flat(dir: &Path, name: &str, schema: &str, values: ValuesRef<'_>) -> u6
 }
 
 fn write_nested(dir: &Path, name: &str, offsets: &[i32], vals: &[i32]) -> u64 {
-    let schema = Schema::parse(
+    let (mut w, path) = open_writer(
+        dir,
+        name,
         "message schema { optional group x (LIST) { repeated group list { optional int32 element; } } }",
-    )
-    .unwrap();
-    let path = dir.join(format!("{name}.parket.parquet"));
-    let options = if name.ends_with(".none") {
-        WriteOptions::default().codec(parket::compression::Codec::Uncompressed)
-    } else {
-        WriteOptions::default()
-    };
-    let mut w = FileWriter::new(
-        std::io::BufWriter::new(std::fs::File::create(&path).unwrap()),
-        schema,
-        options,
-    )
-    .unwrap();
+    );
     let mut rg = w.next_row_group().unwrap();
     let (mut def, mut rep) = (Vec::new(), Vec::new());
     for row in offsets.windows(2) {
