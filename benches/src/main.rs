@@ -23,6 +23,7 @@
 mod arrow_side;
 mod config;
 mod parket_side;
+mod whole_process;
 
 use bytes::Bytes;
 use std::fmt::Write as _;
@@ -60,6 +61,8 @@ struct Args {
     filter: Option<String>,
     out: Option<PathBuf>,
     child: Option<(String, PathBuf)>,
+    arrow_decode: Option<PathBuf>,
+    whole_process: Option<PathBuf>,
 }
 
 fn usage() -> ! {
@@ -70,7 +73,10 @@ fn usage() -> ! {
          --runs    timed runs per measurement, after one warm-up run; the median is reported\n\
          \x20         (default 5)\n\
          --filter  only files whose name contains SUBSTRING (e.g. taxi, v2-dict-zstd)\n\
-         --out     also write the report to this file"
+         --out     also write the report to this file\n\
+         --whole-process PARKET_BIN\n\
+         \x20         instead: time `PARKET_BIN check FILE` against a process that decodes FILE\n\
+         \x20         with arrow-rs's low-level readers (`bench --arrow-decode FILE`)"
     );
     std::process::exit(2)
 }
@@ -82,6 +88,8 @@ fn parse_args() -> Args {
         filter: None,
         out: None,
         child: None,
+        arrow_decode: None,
+        whole_process: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -91,6 +99,8 @@ fn parse_args() -> Args {
             "--runs" => args.runs = value().parse().unwrap_or_else(|_| usage()),
             "--filter" => args.filter = Some(value()),
             "--out" => args.out = Some(value().into()),
+            "--arrow-decode" => args.arrow_decode = Some(value().into()),
+            "--whole-process" => args.whole_process = Some(value().into()),
             "--child" => {
                 let measurement = value();
                 args.child = Some((measurement, value().into()));
@@ -110,7 +120,20 @@ fn main() {
         child(measurement, file, args.runs);
         return;
     }
-    if let Err(message) = parent(&args) {
+    let done = match (&args.arrow_decode, &args.whole_process) {
+        (Some(file), _) => whole_process::arrow_decode(file),
+        (None, Some(parket)) => matching_files(&args)
+            .and_then(|files| whole_process::compare(parket, &files, args.runs))
+            .and_then(|table| {
+                print!("{table}");
+                match &args.out {
+                    Some(out) => std::fs::write(out, &table).map_err(|e| e.to_string()),
+                    None => Ok(()),
+                }
+            }),
+        (None, None) => parent(&args),
+    };
+    if let Err(message) = done {
         eprintln!("bench: {message}");
         std::process::exit(1);
     }
@@ -474,8 +497,8 @@ fn sort_key(stem: &str) -> (usize, String, usize) {
     (d, dataset, c)
 }
 
-fn parent(args: &Args) -> Result<(), String> {
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+/// The `.parquet` files under `--data` whose names contain `--filter`, in report order.
+fn matching_files(args: &Args) -> Result<Vec<PathBuf>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&args.data)
         .map_err(|e| format!("{}: {e} (run benches/gen.py first)", args.data.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -502,7 +525,17 @@ fn parent(args: &Args) -> Result<(), String> {
             args.data.display()
         ));
     }
+    Ok(files)
+}
 
+fn parent(args: &Args) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let files = matching_files(args)?;
+    let stem = |p: &PathBuf| {
+        p.file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    };
     let mut report = header(args);
     let mut current: Option<String> = None;
     let mut group: Vec<FileResult> = Vec::new();
