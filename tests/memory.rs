@@ -1,7 +1,8 @@
 //! Memory (issue 4), measured by a counting global allocator in this test binary:
 //!
 //! - reading a file with a ~200 MB column chunk through `FileReader::new(File)` (the
-//!   `Read + Seek` path) with `next_batch(4096)` keeps the peak heap under 64 MB plus the batch;
+//!   `Read + Seek` path) with `next_batch(4096)` keeps the peak heap under 64 MB plus the batch,
+//!   and so does iterating its 25M records (`FileReader::records`, streamed page by page);
 //! - writing 256 MB in row groups of 32 MB keeps the peak heap under 64 MB (2x the row group).
 //!
 //! Both run in one `#[test]` so the counts are theirs alone. The numbers are printed
@@ -14,6 +15,7 @@ use std::time::Instant;
 
 use parket::compression::Codec;
 use parket::read::FileReader;
+use parket::record::Value;
 use parket::schema::Schema;
 use parket::values::ValuesRef;
 use parket::write::{FileWriter, WriteOptions};
@@ -148,6 +150,28 @@ fn peak_memory_reading_and_writing() {
         expected = batch[..n].iter().fold(expected, |s, x| s.wrapping_add(*x));
     }
     assert_eq!(sum, expected);
+
+    // Records over the same chunk: streamed page by page, so bounded like the batches (the
+    // 25M records of the row group would be over 1 GB at once, and more than
+    // Limits::values_per_read allows a whole-chunk read).
+    let t = Instant::now();
+    let ((record_count, record_sum), records_peak) = measured(|| {
+        let file = FileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let (mut count, mut sum) = (0usize, 0i64);
+        for r in file.records(None).unwrap() {
+            match r.unwrap() {
+                Value::Group(g) => match g.as_slice() {
+                    [Value::Int64(x)] => sum = sum.wrapping_add(*x),
+                    other => panic!("record {count}: {other:?}"),
+                },
+                other => panic!("record {count}: {other:?}"),
+            }
+            count += 1;
+        }
+        (count, sum)
+    });
+    let records_time = t.elapsed();
+    assert_eq!((record_count, record_sum), (rows, expected));
     std::fs::remove_file(&path).unwrap();
 
     // Writing: 256 MB in row groups of 32 MB (4M INT64 each).
@@ -160,11 +184,14 @@ fn peak_memory_reading_and_writing() {
 
     eprintln!(
         "memory: read {} MB chunk (next_batch 4096, Read+Seek): peak {:.1} MB in {:.1?}; \
+         records of that chunk: peak {:.1} MB in {:.1?}; \
          write of that one-row-group file: peak {:.1} MB in {:.1?}; write {} MB in 32 MB row \
          groups: peak {:.1} MB in {:.1?}",
         bytes / 1_000_000,
         read_peak as f64 / MB as f64,
         read_time,
+        records_peak as f64 / MB as f64,
+        records_time,
         write_one_peak as f64 / MB as f64,
         write_time,
         bytes_rg / 1_000_000,
@@ -174,6 +201,10 @@ fn peak_memory_reading_and_writing() {
     assert!(
         read_peak < 64 * MB + 4096 * 8,
         "reading peaked at {read_peak} bytes"
+    );
+    assert!(
+        records_peak < 64 * MB,
+        "records peaked at {records_peak} bytes"
     );
     assert!(
         write_peak < 64 * MB,

@@ -90,3 +90,116 @@ fn errors_stop_the_iteration() {
     assert_eq!(e.location().row_group, Some(0));
     assert!(it.next().is_none());
 }
+
+/// `records` streams a row group page by page (src/read/records.rs); assembling each whole
+/// row group at once (`read_row_group` + `levels::assemble`) must give the same records, or
+/// both must fail, for every file of the corpus.
+#[test]
+fn streamed_records_equal_whole_row_group_assembly() {
+    let mut compared = 0;
+    for path in parket::testing::corpus_files("data") {
+        // 2 GiB of map keys once decompressed (tests/read_corpus.rs reads its counts).
+        if path.ends_with("large_string_map.brotli.parquet") {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display();
+        let Ok(file) = FileReader::from_bytes(&bytes) else {
+            continue;
+        };
+        let leaves: Vec<usize> = (0..file.schema().columns().len()).collect();
+        let mut whole = Vec::new();
+        let mut whole_failed = false;
+        for rg in 0..file.num_row_groups() {
+            match file
+                .read_row_group(rg, &leaves)
+                .and_then(|cols| parket::levels::assemble(file.schema(), &cols))
+            {
+                Ok(records) => whole.extend(records),
+                Err(_) => {
+                    whole_failed = true;
+                    break;
+                }
+            }
+        }
+        let streamed: Result<Vec<Value>, _> = file.records(None).unwrap().collect();
+        match (whole_failed, streamed) {
+            (false, Ok(streamed)) => {
+                assert_eq!(streamed.len(), whole.len(), "{name}");
+                for (i, (a, b)) in streamed.iter().zip(&whole).enumerate() {
+                    assert!(a.bit_eq(b), "{name}: record {i}: {a:?} != {b:?}");
+                }
+                compared += 1;
+            }
+            (true, Err(_)) => {}
+            (true, Ok(_)) => panic!("{name}: whole-row-group assembly failed, streaming did not"),
+            (false, Err(e)) => panic!("{name}: streaming failed ({e}), whole assembly did not"),
+        }
+    }
+    assert!(compared >= 60, "only {compared} corpus files compared");
+}
+
+/// Records of a written file with lists of 0-40 elements, tiny pages (many pages per chunk),
+/// several row groups and more records than one streaming step: read back equal, also
+/// projected.
+#[cfg(feature = "write")]
+#[test]
+fn streamed_records_across_pages_and_row_groups() {
+    use parket::schema::Schema;
+    use parket::write::{FileWriter, WriteOptions};
+    let schema = Schema::parse(
+        "message m { required int64 id; optional group tags (LIST) { repeated group list { \
+         optional binary element (STRING); } } optional double score; }",
+    )
+    .unwrap();
+    let records: Vec<Value> = (0..5000i64)
+        .map(|i| {
+            let tags = match i % 7 {
+                0 => Value::Null,
+                _ => Value::List(
+                    (0..(i * 31 % 41))
+                        .map(|k| {
+                            if k % 5 == 3 {
+                                Value::Null
+                            } else {
+                                Value::Bytes(format!("t{}", i + k).into_bytes())
+                            }
+                        })
+                        .collect(),
+                ),
+            };
+            let score = if i % 3 == 0 {
+                Value::Null
+            } else {
+                Value::Double(i as f64 / 3.0)
+            };
+            Value::Group(vec![Value::Int64(i), tags, score])
+        })
+        .collect();
+    let options = WriteOptions::default()
+        .data_page_size(256)
+        .row_group_rows(1800);
+    let mut out = Vec::new();
+    let mut w = FileWriter::new(&mut out, schema, options).unwrap();
+    w.write_records(&records).unwrap();
+    w.finish().unwrap();
+    drop(w);
+    let file = FileReader::from_bytes(&out).unwrap();
+    assert!(file.num_row_groups() >= 3);
+    let back: Vec<Value> = file.records(None).unwrap().map(Result::unwrap).collect();
+    assert_eq!(back.len(), records.len());
+    for (i, (a, b)) in back.iter().zip(&records).enumerate() {
+        assert!(a.bit_eq(b), "record {i}: {a:?} != {b:?}");
+    }
+    let projected: Vec<Value> = file
+        .records(Some(&["tags"]))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    for (i, (a, b)) in projected.iter().zip(&records).enumerate() {
+        let Value::Group(full) = b else {
+            unreachable!()
+        };
+        assert_eq!(a, &Value::Group(vec![full[1].clone()]), "record {i}");
+    }
+}

@@ -81,29 +81,89 @@ use crate::values::Values;
 /// records; fewer values than definition levels at the maximum; values left over. Work is
 /// linear in the levels plus the schema size per record.
 pub fn assemble(schema: &Schema, columns: &[LeafData]) -> Result<Vec<Value>> {
-    let mut a = Assembler::new(schema, columns)?;
+    let mut starts = alloc::vec![Position::default(); columns.len()];
     let mut records = Vec::new();
-    if a.cols.is_empty() {
-        return Ok(records);
-    }
-    while a.cols.first().is_some_and(|c| c.pos < c.n) {
-        records.push(a.read_inner(0, 0)?);
-    }
-    for (i, c) in a.cols.iter().enumerate() {
-        if c.pos < c.n {
-            return Err(a.err_col(
+    assemble_records(schema, columns, &mut starts, usize::MAX, &mut records)?;
+    for (i, c) in columns.iter().enumerate() {
+        let levels = level_count(c, schema.column(i).map_or(0, |d| d.max_def_level));
+        let end = starts.get(i).copied().unwrap_or_default();
+        if end.level < levels {
+            return Err(err_in(
+                schema,
                 i,
                 Error::out_of_spec("columns disagree on the number of records"),
             ));
         }
-        if c.vpos < c.data.values.len() {
-            return Err(a.err_col(
+        if end.value < c.values.len() {
+            return Err(err_in(
+                schema,
                 i,
                 Error::out_of_spec("values left over after the last definition level"),
             ));
         }
     }
     Ok(records)
+}
+
+/// Where a column's next record starts: its level position and its value position.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Position {
+    /// Level position (for a column without levels, the value position).
+    pub(crate) level: usize,
+    /// Value position.
+    pub(crate) value: usize,
+}
+
+/// The level positions of a column (its values when it has no levels).
+pub(crate) fn level_count(data: &LeafData, max_def_level: u16) -> usize {
+    if !data.def_levels.is_empty() {
+        data.def_levels.len()
+    } else if max_def_level == 0 {
+        data.values.len()
+    } else {
+        0
+    }
+}
+
+fn err_in(schema: &Schema, col: usize, e: Error) -> Error {
+    match schema.column(col) {
+        Some(c) => e.in_column(&c.path_string()),
+        None => e,
+    }
+}
+
+/// Assembles up to `max_records` records from `columns`, each column starting at its entry of
+/// `starts`, which is advanced past what was consumed; stops early when the first column has
+/// no entry left. Appends the records to `out`. A record is only complete when every column
+/// holds its entries up to the next record's first entry (or its last entry), which the
+/// caller ensures when it streams (see `read::records`).
+pub(crate) fn assemble_records(
+    schema: &Schema,
+    columns: &[LeafData],
+    starts: &mut [Position],
+    max_records: usize,
+    out: &mut Vec<Value>,
+) -> Result<()> {
+    let mut a = Assembler::new(schema, columns)?;
+    if a.cols.is_empty() {
+        return Ok(());
+    }
+    for (c, s) in a.cols.iter_mut().zip(starts.iter()) {
+        c.pos = s.level.min(c.n);
+        c.vpos = s.value.min(c.data.values.len());
+    }
+    let mut made = 0;
+    while made < max_records && a.cols.first().is_some_and(|c| c.pos < c.n) {
+        out.push(a.read_inner(0, 0)?);
+        made += 1;
+    }
+    for (c, s) in a.cols.iter().zip(starts.iter_mut()) {
+        *s = Position {
+            level: c.pos,
+            value: c.vpos,
+        };
+    }
+    Ok(())
 }
 
 /// One column's read position.
@@ -135,13 +195,7 @@ impl<'a> Assembler<'a> {
         let shapes = shapes(schema)?;
         let mut cols = Vec::with_capacity(columns.len());
         for (data, desc) in columns.iter().zip(schema.columns()) {
-            let n = if !data.def_levels.is_empty() {
-                data.def_levels.len()
-            } else if desc.max_def_level == 0 {
-                data.values.len()
-            } else {
-                0
-            };
+            let n = level_count(data, desc.max_def_level);
             let rep_ok = if data.rep_levels.is_empty() {
                 desc.max_rep_level == 0 || n == 0
             } else {
@@ -170,10 +224,7 @@ impl<'a> Assembler<'a> {
     }
 
     fn err_col(&self, col: usize, e: Error) -> Error {
-        match self.schema.column(col) {
-            Some(c) => e.in_column(&c.path_string()),
-            None => e,
-        }
+        err_in(self.schema, col, e)
     }
 
     /// The (def, rep) of the next entry of column `c`.

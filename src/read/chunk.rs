@@ -439,6 +439,21 @@ impl<'a> ColumnChunkReader<'a> {
         }
     }
 
+    /// Appends the next data page's levels and values to `out` (made by
+    /// [`ColumnChunkReader::new_leaf_data`]); false at the end of the chunk. For readers that
+    /// take whole pages and never call [`ColumnChunkReader::next_batch`] (streamed records).
+    pub(crate) fn append_page(&mut self, out: &mut LeafData) -> Result<bool> {
+        match self.stream.next_data_page(out) {
+            Ok(page) => Ok(page.is_some()),
+            Err(e) => Err(self.locate(e)),
+        }
+    }
+
+    /// An empty [`LeafData`] of this column's kind.
+    pub(crate) fn new_leaf_data(&self) -> LeafData {
+        self.column.new_leaf_data()
+    }
+
     /// The chunk's dictionary, once its dictionary page was read.
     pub fn dictionary(&self) -> Option<&crate::values::Values> {
         self.stream.decoder().dictionary()

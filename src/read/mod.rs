@@ -43,6 +43,7 @@ pub mod footer;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod pages;
+pub mod records;
 
 #[cfg(feature = "std")]
 use alloc::boxed::Box;
@@ -51,13 +52,13 @@ use alloc::vec::Vec;
 
 pub use chunk::{Batch, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
+pub use records::Records;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{ColumnMetaData, FileMetaData};
 use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::page::decode::{PageColumn, PageDecoder};
-use crate::record::Value;
 use crate::schema::Schema;
 use chunk::{ChunkRange, PageStream};
 
@@ -354,11 +355,12 @@ impl<'a> FileReader<'a> {
     /// The file's records, row group by row group, keeping only `columns` (dotted leaf or
     /// group paths, see [`Schema::project`]) or every column with `None`.
     ///
-    /// Each row group's selected chunks are read whole ([`FileReader::read_row_group`]) and
-    /// assembled ([`mod@crate::levels::assemble`]) when the iterator reaches it, so memory is one
-    /// row group's columns and records. Errors: a path that names no field (here); then, from
-    /// the iterator, any error reading or assembling a row group (with the row group's ordinal),
-    /// after which it ends.
+    /// The selected chunks are read page by page and assembled
+    /// ([`mod@crate::levels::assemble`]) about a thousand records at a time (see
+    /// [`mod@records`]), so memory is a few pages per column plus those records, whatever the
+    /// size of a row group. Errors: a path that names no field (here); then, from the
+    /// iterator, any error reading or assembling a row group (with the row group's ordinal),
+    /// after which it ends. Records before the error have been returned.
     ///
     /// ```
     /// # fn main() -> parket::Result<()> {
@@ -379,14 +381,7 @@ impl<'a> FileReader<'a> {
                 (0..self.schema.columns().len()).collect(),
             ),
         };
-        Ok(Records {
-            file: self,
-            schema,
-            leaves,
-            row_group: 0,
-            current: Vec::new().into_iter(),
-            failed: false,
-        })
+        Ok(Records::new(self, schema, leaves))
     }
 
     /// Reads whole column chunks of one row group: one [`LeafData`] per entry of `columns`
@@ -407,51 +402,5 @@ impl<'a> FileReader<'a> {
             .iter()
             .map(|&c| self.chunk_reader(row_group, c)?.read_all())
             .collect()
-    }
-}
-
-/// The records of a file, row group by row group: see [`FileReader::records`].
-pub struct Records<'f, 'a> {
-    file: &'f FileReader<'a>,
-    schema: Schema,
-    leaves: Vec<usize>,
-    row_group: usize,
-    current: alloc::vec::IntoIter<Value>,
-    failed: bool,
-}
-
-impl Records<'_, '_> {
-    /// The projected schema the records follow.
-    pub fn schema(&self) -> &Schema {
-        &self.schema
-    }
-}
-
-impl Iterator for Records<'_, '_> {
-    type Item = Result<Value>;
-
-    fn next(&mut self) -> Option<Result<Value>> {
-        loop {
-            if let Some(v) = self.current.next() {
-                return Some(Ok(v));
-            }
-            if self.failed || self.row_group >= self.file.num_row_groups() {
-                return None;
-            }
-            let rg = self.row_group;
-            self.row_group += 1;
-            let assembled = self
-                .file
-                .read_row_group(rg, &self.leaves)
-                .and_then(|leaves| crate::levels::assemble(&self.schema, &leaves))
-                .map_err(|e| e.in_row_group(rg));
-            match assembled {
-                Ok(records) => self.current = records.into_iter(),
-                Err(e) => {
-                    self.failed = true;
-                    return Some(Err(e));
-                }
-            }
-        }
     }
 }
