@@ -308,6 +308,7 @@ pub(crate) struct LevelCounts {
 /// largest level and the number equal to `count_of` (the max definition level: non-null
 /// values; repetition level 0: rows). RLE runs are filled and counted as runs. The naive
 /// reference is `decode_levels` followed by a scan; a property test compares them.
+#[cfg(not(parket_opt_size))]
 pub(crate) fn decode_levels_counted(
     input: &[u8],
     bit_width: u32,
@@ -348,6 +349,30 @@ pub(crate) fn decode_levels_counted(
     })?;
     Ok((used, counts))
 }
+
+/// [`decode_levels_counted`] for builds for size (`cfg(parket_opt_size)`): [`decode_levels`],
+/// then a scan of what it appended. Same levels, counts and errors (a property test compares
+/// them), without a second copy of the hybrid decoder.
+#[cfg(any(parket_opt_size, test))]
+pub(crate) fn decode_levels_then_count(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    count_of: u16,
+    out: &mut Vec<u16>,
+) -> Result<(usize, LevelCounts)> {
+    let start = out.len();
+    let used = decode_levels(input, bit_width, num_values, out)?;
+    let levels = out.get(start..).unwrap_or(&[]);
+    let counts = LevelCounts {
+        highest: levels.iter().copied().max().unwrap_or(0),
+        count: levels.iter().filter(|&&l| l == count_of).count(),
+    };
+    Ok((used, counts))
+}
+
+#[cfg(parket_opt_size)]
+pub(crate) use decode_levels_then_count as decode_levels_counted;
 
 /// [`decode_levels_counted`] after a 4-byte little-endian length prefix (Data Page V1);
 /// returns `4 + length`.
@@ -814,6 +839,20 @@ mod tests {
                     let mut got = vec![9u16];
                     let fused = decode_levels_counted(input, w, n, count_of, &mut got);
                     prop_assert_eq!(fused.is_ok(), reference.is_ok());
+                    // The variant of builds for size: same levels, counts and error kind.
+                    let mut compact = vec![9u16];
+                    let then = decode_levels_then_count(input, w, n, count_of, &mut compact);
+                    match (&fused, &then) {
+                        (Ok(a), Ok(b)) => {
+                            prop_assert_eq!(a, b);
+                            prop_assert_eq!(&got, &compact);
+                        }
+                        (Err(a), Err(b)) => prop_assert_eq!(
+                            core::mem::discriminant(a.kind()),
+                            core::mem::discriminant(b.kind())
+                        ),
+                        _ => prop_assert!(false, "fused {:?}, compact {:?}", fused, then),
+                    }
                     if let (Ok((used, counts)), Ok(ref_used)) = (fused, reference) {
                         prop_assert_eq!(used, ref_used);
                         prop_assert_eq!(&got, &expected);
