@@ -294,6 +294,30 @@ pub(crate) fn for_each_run(
     Ok(c.position())
 }
 
+/// [`decode_hybrid`] for levels and booleans in builds for size (`cfg(parket_opt_size)`): the
+/// `u32` instance (which dictionary indices need anyway) into a scratch vector, then a
+/// conversion, instead of one copy of the decoder per output type. Same values (also the
+/// part appended before an error) and same errors; a property test compares them.
+#[cfg(any(parket_opt_size, test))]
+fn decode_hybrid_via_u32<T: Sink>(
+    input: &[u8],
+    bit_width: u32,
+    max_width: u32,
+    num_values: usize,
+    out: &mut Vec<T>,
+) -> Result<usize> {
+    if bit_width > max_width {
+        return Err(Error::out_of_range(
+            "RLE/bit-packing hybrid bit width",
+            bit_width as i64,
+        ));
+    }
+    let mut values = Vec::new();
+    let r = decode_hybrid::<u32>(input, bit_width, 32, num_values, &mut values);
+    out.extend(values.iter().map(|&v| T::from_u32(v)));
+    r
+}
+
 /// What [`decode_levels_counted`] saw besides the levels: the largest level, and how many
 /// levels equal a given value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -412,7 +436,11 @@ pub fn decode_levels(
     num_values: usize,
     out: &mut Vec<u16>,
 ) -> Result<usize> {
-    decode_hybrid(input, bit_width, 16, num_values, out)
+    #[cfg(parket_opt_size)]
+    let r = decode_hybrid_via_u32(input, bit_width, 16, num_values, out);
+    #[cfg(not(parket_opt_size))]
+    let r = decode_hybrid(input, bit_width, 16, num_values, out);
+    r
 }
 
 /// Reads the 4-byte little-endian length prefix and returns the encoded data it covers.
@@ -440,7 +468,11 @@ pub fn decode_levels_with_length(
 /// length prefix), appending to `out`; returns `4 + length`. Never panics, for any input.
 pub fn decode_booleans(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Result<usize> {
     let data = with_length(input, "RLE BOOLEAN length prefix")?;
-    decode_hybrid(data, 1, 1, num_values, out).map_err(|e| e.offset_by(4))?;
+    #[cfg(parket_opt_size)]
+    let r = decode_hybrid_via_u32(data, 1, 1, num_values, out);
+    #[cfg(not(parket_opt_size))]
+    let r = decode_hybrid(data, 1, 1, num_values, out);
+    r.map_err(|e| e.offset_by(4))?;
     Ok(4 + data.len())
 }
 
@@ -814,6 +846,36 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..200)) {
             fuzz_decode(&data);
+        }
+
+        #[test]
+        fn via_u32_matches_per_type_decoders(
+            data in proptest::collection::vec(any::<u8>(), 0..80),
+            width in 0u32..=18,
+            n in 0usize..300,
+        ) {
+            // Builds for size decode levels and booleans through the u32 decoder: same
+            // values (also before an error), same bytes used, same error kind.
+            let mut a = vec![3u16];
+            let mut b = vec![3u16];
+            let ra = decode_hybrid::<u16>(&data, width, 16, n, &mut a);
+            let rb = decode_hybrid_via_u32::<u16>(&data, width, 16, n, &mut b);
+            prop_assert_eq!(&a, &b);
+            match (&ra, &rb) {
+                (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
+                (Err(x), Err(y)) => prop_assert_eq!(x.kind(), y.kind()),
+                _ => prop_assert!(false, "{:?} vs {:?}", ra, rb),
+            }
+            let mut a = vec![true];
+            let mut b = vec![true];
+            let ra = decode_hybrid::<bool>(&data, width.min(2), 1, n, &mut a);
+            let rb = decode_hybrid_via_u32::<bool>(&data, width.min(2), 1, n, &mut b);
+            prop_assert_eq!(&a, &b);
+            match (&ra, &rb) {
+                (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
+                (Err(x), Err(y)) => prop_assert_eq!(x.kind(), y.kind()),
+                _ => prop_assert!(false, "{:?} vs {:?}", ra, rb),
+            }
         }
 
         #[test]
