@@ -1286,6 +1286,11 @@ mod props {
         }
 
         #[test]
+        fn join_dotted_is_join(names in proptest::collection::vec("[ab.]{0,3}", 0..6)) {
+            prop_assert_eq!(join_dotted(&names), names.join("."));
+        }
+
+        #[test]
         fn sort_by_path_sorts_by_path_then_index(
             names in proptest::collection::vec("[ab.]{0,3}", 0..40),
         ) {
