@@ -389,7 +389,7 @@ pub(crate) fn decode_levels_then_count(
     let used = decode_levels(input, bit_width, num_values, out)?;
     let levels = out.get(start..).unwrap_or(&[]);
     let counts = LevelCounts {
-        highest: levels.iter().copied().max().unwrap_or(0),
+        highest: levels.iter().fold(0, |a, &l| a.max(l)),
         count: levels.iter().filter(|&&l| l == count_of).count(),
     };
     Ok((used, counts))

@@ -722,7 +722,8 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
     if let Some(root) = nodes.first_mut() {
         root.columns = 0..columns.len();
     }
-    let mut by_path: Vec<usize> = (1..nodes.len()).collect();
+    let mut by_path: Vec<usize> = Vec::with_capacity(nodes.len());
+    by_path.extend(1..nodes.len());
     sort_by_path(&mut by_path, &paths);
     Ok(Schema {
         nodes,
