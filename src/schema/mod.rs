@@ -419,7 +419,7 @@ fn join_dotted<S: AsRef<str>>(names: &[S]) -> String {
     let mut s = String::new();
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
-            s.push_str(".");
+            s.push('.');
         }
         s.push_str(name.as_ref());
     }
