@@ -69,14 +69,45 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
         }
     };
     check_len(input, num_values, width)?;
-    match out {
-        Values::Int32(v) => gather::<4, _>(input, num_values, v, i32::from_le_bytes),
-        Values::Float(v) => gather::<4, _>(input, num_values, v, f32::from_le_bytes),
-        Values::Int64(v) => gather::<8, _>(input, num_values, v, i64::from_le_bytes),
-        Values::Double(v) => gather::<8, _>(input, num_values, v, f64::from_le_bytes),
-        Values::FixedLenByteArray(f) => gather_fixed(input, num_values, f),
-        _ => {}
+    #[cfg(parket_opt_size)]
+    let r = transpose_then_plain(input, num_values, width, out);
+    #[cfg(not(parket_opt_size))]
+    let r = {
+        match out {
+            Values::Int32(v) => gather::<4, _>(input, num_values, v, i32::from_le_bytes),
+            Values::Float(v) => gather::<4, _>(input, num_values, v, f32::from_le_bytes),
+            Values::Int64(v) => gather::<8, _>(input, num_values, v, i64::from_le_bytes),
+            Values::Double(v) => gather::<8, _>(input, num_values, v, f64::from_le_bytes),
+            Values::FixedLenByteArray(f) => gather_fixed(input, num_values, f),
+            _ => {}
+        }
+        Ok(input.len())
+    };
+    r
+}
+
+/// [`decode`] in builds for size (`cfg(parket_opt_size)`), after the length check: the
+/// streams are transposed into the values' PLAIN bytes (little-endian values, one after the
+/// other), which [`plain::decode`](super::plain::decode) then reads: no copy of the gather
+/// per type. Same values; a property test compares it with the per-type gathers.
+#[cfg(any(parket_opt_size, test))]
+fn transpose_then_plain(
+    input: &[u8],
+    num_values: usize,
+    width: usize,
+    out: &mut Values,
+) -> Result<usize> {
+    let mut bytes = alloc::vec![0u8; input.len()];
+    if num_values > 0 {
+        for (k, stream) in input.chunks_exact(num_values).enumerate() {
+            for (value, &b) in bytes.chunks_exact_mut(width).zip(stream) {
+                if let Some(to) = value.get_mut(k) {
+                    *to = b;
+                }
+            }
+        }
     }
+    super::plain::decode(&bytes, num_values, out)?;
     Ok(input.len())
 }
 
@@ -106,6 +137,7 @@ fn check_len(input: &[u8], num_values: usize, width: usize) -> Result<()> {
 }
 
 /// Reassembles `n` values of `K` bytes; `input.len() == n * K` was checked.
+#[cfg(not(parket_opt_size))]
 fn gather<const K: usize, T>(input: &[u8], n: usize, out: &mut Vec<T>, from: fn([u8; K]) -> T) {
     if n == 0 {
         return;
@@ -118,6 +150,7 @@ fn gather<const K: usize, T>(input: &[u8], n: usize, out: &mut Vec<T>, from: fn(
 }
 
 /// Reassembles `n` FIXED_LEN_BYTE_ARRAY values; `input.len() == n * width` was checked.
+#[cfg(not(parket_opt_size))]
 fn gather_fixed(input: &[u8], n: usize, out: &mut FixedLenByteArrays) {
     let width = out.width();
     if n == 0 || width == 0 {
@@ -278,6 +311,31 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn transpose_then_plain_matches_gathers(
+            data in proptest::collection::vec(any::<u8>(), 0..400),
+            kind in 0usize..5,
+            flba_width in 1usize..20,
+        ) {
+            // Builds for size decode through transpose_then_plain: the same values as the
+            // per-type gathers, for every type and any bytes of a valid length.
+            let width = [4, 4, 8, 8, flba_width][kind];
+            let n = data.len() / width;
+            let input = &data[..n * width];
+            let empty = || match kind {
+                0 => Values::Int32(vec![]),
+                1 => Values::Float(vec![]),
+                2 => Values::Int64(vec![]),
+                3 => Values::Double(vec![]),
+                _ => Values::FixedLenByteArray(FixedLenByteArrays::new(flba_width)),
+            };
+            let mut a = empty();
+            let mut b = empty();
+            prop_assert_eq!(decode(input, n, &mut a).unwrap(), input.len());
+            prop_assert_eq!(transpose_then_plain(input, n, width, &mut b).unwrap(), input.len());
+            prop_assert!(a.bit_eq(&b));
+        }
+
         #[test]
         fn roundtrip_f32(bits in proptest::collection::vec(any::<u32>(), 0..300)) {
             let v: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();

@@ -175,12 +175,20 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
 
 /// [`decode`] for INT32: appends `num_values` values to `out`.
 pub fn decode_i32(input: &[u8], num_values: usize, out: &mut Vec<i32>) -> Result<usize> {
-    decode_into(input, num_values, out, 32, false, |v| v as u32 as i32)
+    #[cfg(parket_opt_size)]
+    let r = decode_via_u64(input, num_values, out, 32, false, |v| v as u32 as i32);
+    #[cfg(not(parket_opt_size))]
+    let r = decode_into(input, num_values, out, 32, false, |v| v as u32 as i32);
+    r
 }
 
 /// [`decode`] for INT64: appends `num_values` values to `out`.
 pub fn decode_i64(input: &[u8], num_values: usize, out: &mut Vec<i64>) -> Result<usize> {
-    decode_into(input, num_values, out, 64, false, |v| v as i64)
+    #[cfg(parket_opt_size)]
+    let r = decode_via_u64(input, num_values, out, 64, false, |v| v as i64);
+    #[cfg(not(parket_opt_size))]
+    let r = decode_into(input, num_values, out, 64, false, |v| v as i64);
+    r
 }
 
 /// Decodes the lengths stream of DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: exactly
@@ -193,6 +201,9 @@ pub(crate) fn decode_lengths(
 ) -> Result<usize> {
     let start = out.len();
     // Keep the 32-bit pattern; negative lengths show up as values above i32::MAX.
+    #[cfg(parket_opt_size)]
+    let consumed = decode_via_u64(input, num_values, out, 32, true, |v| v as u32 as usize)?;
+    #[cfg(not(parket_opt_size))]
     let consumed = decode_into(input, num_values, out, 32, true, |v| v as u32 as usize)?;
     if let Some(&bad) = out[start..].iter().find(|&&l| l > i32::MAX as usize) {
         return Err(Error::out_of_range(
@@ -201,6 +212,38 @@ pub(crate) fn decode_lengths(
         ));
     }
     Ok(consumed)
+}
+
+/// [`decode_into`] in builds for size (`cfg(parket_opt_size)`): one instance of the decoder
+/// (into `u64`, see [`decode_u64`]) for INT32, INT64 and the byte array lengths, then `conv`
+/// over what it appended. Same values (also the part appended before an error) and same
+/// errors; a property test compares them.
+#[cfg(any(parket_opt_size, test))]
+fn decode_via_u64<T>(
+    input: &[u8],
+    num_values: usize,
+    out: &mut Vec<T>,
+    bits: u32,
+    exact: bool,
+    conv: impl Fn(u64) -> T,
+) -> Result<usize> {
+    let mut values = Vec::new();
+    let r = decode_u64(input, num_values, &mut values, bits, exact);
+    out.extend(values.into_iter().map(conv));
+    r
+}
+
+/// The one instance of [`decode_into`] that [`decode_via_u64`] calls (not generic, so its
+/// callers share it).
+#[cfg(any(parket_opt_size, test))]
+fn decode_u64(
+    input: &[u8],
+    num_values: usize,
+    out: &mut Vec<u64>,
+    bits: u32,
+    exact: bool,
+) -> Result<usize> {
+    decode_into(input, num_values, out, bits, exact, |v| v)
 }
 
 /// The decoder: arithmetic in u64 (wrapping), `conv` truncates to the target type.
@@ -762,6 +805,56 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn via_u64_matches_decode_into(
+            v in walk64(),
+            (bs, mb) in layout(),
+            garbage in proptest::collection::vec(any::<u8>(), 0..120),
+            flip in any::<(usize, u8)>(),
+            use_garbage in any::<bool>(),
+            cut in any::<usize>(),
+        ) {
+            // Builds for size decode INT32, INT64 and lengths through one u64 instance: same
+            // values (also before an error), same bytes used, same error kind, for valid,
+            // damaged and arbitrary streams.
+            let data = if use_garbage {
+                garbage
+            } else {
+                let mut b = Vec::new();
+                encode_with_layout(ValuesRef::Int64(&v), bs, mb, &mut b).unwrap();
+                if flip.1 != 0 {
+                    let at = flip.0 % b.len();
+                    b[at] ^= flip.1;
+                }
+                b
+            };
+            let n = if v.is_empty() { 0 } else { cut % (v.len() + 2) };
+            fn same<T: PartialEq + core::fmt::Debug>(
+                a: (Result<usize>, Vec<T>),
+                b: (Result<usize>, Vec<T>),
+            ) -> core::result::Result<(), TestCaseError> {
+                prop_assert_eq!(&a.1, &b.1);
+                match (&a.0, &b.0) {
+                    (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
+                    (Err(x), Err(y)) => prop_assert_eq!(x.kind(), y.kind()),
+                    _ => prop_assert!(false, "{:?} vs {:?}", a.0, b.0),
+                }
+                Ok(())
+            }
+            macro_rules! both {
+                ($t:ty, $bits:expr, $exact:expr, $conv:expr) => {{
+                    let mut x: Vec<$t> = Vec::new();
+                    let rx = decode_into(&data, n, &mut x, $bits, $exact, $conv);
+                    let mut y: Vec<$t> = Vec::new();
+                    let ry = decode_via_u64(&data, n, &mut y, $bits, $exact, $conv);
+                    same((rx, x), (ry, y))?;
+                }};
+            }
+            both!(i32, 32, false, |v| v as u32 as i32);
+            both!(i64, 64, false, |v| v as i64);
+            both!(usize, 32, true, |v| v as u32 as usize);
+        }
+
         #[test]
         fn roundtrip_i64(v in walk64(), (bs, mb) in layout(), tail in any::<u8>()) {
             let mut b = Vec::new();

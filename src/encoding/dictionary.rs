@@ -95,7 +95,7 @@ pub fn encode_indices(indices: &[u32], num_dict_values: usize, out: &mut Vec<u8>
 
 /// The error for an index at or beyond the dictionary's end.
 #[cold]
-fn bad_index(index: u32, len: usize) -> Error {
+pub(crate) fn bad_index(index: u32, len: usize) -> Error {
     if len == 0 {
         Error::out_of_spec("dictionary index into an empty dictionary")
     } else {

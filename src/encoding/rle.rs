@@ -294,6 +294,30 @@ pub(crate) fn for_each_run(
     Ok(c.position())
 }
 
+/// [`decode_hybrid`] for levels and booleans in builds for size (`cfg(parket_opt_size)`): the
+/// `u32` instance (which dictionary indices need anyway) into a scratch vector, then a
+/// conversion, instead of one copy of the decoder per output type. Same values (also the
+/// part appended before an error) and same errors; a property test compares them.
+#[cfg(any(parket_opt_size, test))]
+fn decode_hybrid_via_u32<T: Sink>(
+    input: &[u8],
+    bit_width: u32,
+    max_width: u32,
+    num_values: usize,
+    out: &mut Vec<T>,
+) -> Result<usize> {
+    if bit_width > max_width {
+        return Err(Error::out_of_range(
+            "RLE/bit-packing hybrid bit width",
+            bit_width as i64,
+        ));
+    }
+    let mut values = Vec::new();
+    let r = decode_hybrid::<u32>(input, bit_width, 32, num_values, &mut values);
+    out.extend(values.iter().map(|&v| T::from_u32(v)));
+    r
+}
+
 /// What [`decode_levels_counted`] saw besides the levels: the largest level, and how many
 /// levels equal a given value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -308,6 +332,7 @@ pub(crate) struct LevelCounts {
 /// largest level and the number equal to `count_of` (the max definition level: non-null
 /// values; repetition level 0: rows). RLE runs are filled and counted as runs. The naive
 /// reference is `decode_levels` followed by a scan; a property test compares them.
+#[cfg(not(parket_opt_size))]
 pub(crate) fn decode_levels_counted(
     input: &[u8],
     bit_width: u32,
@@ -349,6 +374,30 @@ pub(crate) fn decode_levels_counted(
     Ok((used, counts))
 }
 
+/// [`decode_levels_counted`] for builds for size (`cfg(parket_opt_size)`): [`decode_levels`],
+/// then a scan of what it appended. Same levels, counts and errors (a property test compares
+/// them), without a second copy of the hybrid decoder.
+#[cfg(any(parket_opt_size, test))]
+pub(crate) fn decode_levels_then_count(
+    input: &[u8],
+    bit_width: u32,
+    num_values: usize,
+    count_of: u16,
+    out: &mut Vec<u16>,
+) -> Result<(usize, LevelCounts)> {
+    let start = out.len();
+    let used = decode_levels(input, bit_width, num_values, out)?;
+    let levels = out.get(start..).unwrap_or(&[]);
+    let counts = LevelCounts {
+        highest: levels.iter().fold(0, |a, &l| a.max(l)),
+        count: levels.iter().filter(|&&l| l == count_of).count(),
+    };
+    Ok((used, counts))
+}
+
+#[cfg(parket_opt_size)]
+pub(crate) use decode_levels_then_count as decode_levels_counted;
+
 /// [`decode_levels_counted`] after a 4-byte little-endian length prefix (Data Page V1);
 /// returns `4 + length`.
 pub(crate) fn decode_levels_with_length_counted(
@@ -387,7 +436,11 @@ pub fn decode_levels(
     num_values: usize,
     out: &mut Vec<u16>,
 ) -> Result<usize> {
-    decode_hybrid(input, bit_width, 16, num_values, out)
+    #[cfg(parket_opt_size)]
+    let r = decode_hybrid_via_u32(input, bit_width, 16, num_values, out);
+    #[cfg(not(parket_opt_size))]
+    let r = decode_hybrid(input, bit_width, 16, num_values, out);
+    r
 }
 
 /// Reads the 4-byte little-endian length prefix and returns the encoded data it covers.
@@ -415,7 +468,11 @@ pub fn decode_levels_with_length(
 /// length prefix), appending to `out`; returns `4 + length`. Never panics, for any input.
 pub fn decode_booleans(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Result<usize> {
     let data = with_length(input, "RLE BOOLEAN length prefix")?;
-    decode_hybrid(data, 1, 1, num_values, out).map_err(|e| e.offset_by(4))?;
+    #[cfg(parket_opt_size)]
+    let r = decode_hybrid_via_u32(data, 1, 1, num_values, out);
+    #[cfg(not(parket_opt_size))]
+    let r = decode_hybrid(data, 1, 1, num_values, out);
+    r.map_err(|e| e.offset_by(4))?;
     Ok(4 + data.len())
 }
 
@@ -792,6 +849,36 @@ mod tests {
         }
 
         #[test]
+        fn via_u32_matches_per_type_decoders(
+            data in proptest::collection::vec(any::<u8>(), 0..80),
+            width in 0u32..=18,
+            n in 0usize..300,
+        ) {
+            // Builds for size decode levels and booleans through the u32 decoder: same
+            // values (also before an error), same bytes used, same error kind.
+            let mut a = vec![3u16];
+            let mut b = vec![3u16];
+            let ra = decode_hybrid::<u16>(&data, width, 16, n, &mut a);
+            let rb = decode_hybrid_via_u32::<u16>(&data, width, 16, n, &mut b);
+            prop_assert_eq!(&a, &b);
+            match (&ra, &rb) {
+                (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
+                (Err(x), Err(y)) => prop_assert_eq!(x.kind(), y.kind()),
+                _ => prop_assert!(false, "{:?} vs {:?}", ra, rb),
+            }
+            let mut a = vec![true];
+            let mut b = vec![true];
+            let ra = decode_hybrid::<bool>(&data, width.min(2), 1, n, &mut a);
+            let rb = decode_hybrid_via_u32::<bool>(&data, width.min(2), 1, n, &mut b);
+            prop_assert_eq!(&a, &b);
+            match (&ra, &rb) {
+                (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
+                (Err(x), Err(y)) => prop_assert_eq!(x.kind(), y.kind()),
+                _ => prop_assert!(false, "{:?} vs {:?}", ra, rb),
+            }
+        }
+
+        #[test]
         fn counted_levels_match_reference(
             runs in proptest::collection::vec((0u16..8, 1usize..30), 0..60),
             width in 0u32..=17,
@@ -814,6 +901,20 @@ mod tests {
                     let mut got = vec![9u16];
                     let fused = decode_levels_counted(input, w, n, count_of, &mut got);
                     prop_assert_eq!(fused.is_ok(), reference.is_ok());
+                    // The variant of builds for size: same levels, counts and error kind.
+                    let mut compact = vec![9u16];
+                    let then = decode_levels_then_count(input, w, n, count_of, &mut compact);
+                    match (&fused, &then) {
+                        (Ok(a), Ok(b)) => {
+                            prop_assert_eq!(a, b);
+                            prop_assert_eq!(&got, &compact);
+                        }
+                        (Err(a), Err(b)) => prop_assert_eq!(
+                            core::mem::discriminant(a.kind()),
+                            core::mem::discriminant(b.kind())
+                        ),
+                        _ => prop_assert!(false, "fused {:?}, compact {:?}", fused, then),
+                    }
                     if let (Ok((used, counts)), Ok(ref_used)) = (fused, reference) {
                         prop_assert_eq!(used, ref_used);
                         prop_assert_eq!(&got, &expected);

@@ -695,6 +695,12 @@ fn decode_values(
             };
             let (dict, longest) = dict;
             // A page of nulls only has an empty (or a 1-byte bit width) index section.
+            // Built for size, the fused pass is left out (see `gather_compact`).
+            #[cfg(parket_opt_size)]
+            let _ = longest;
+            #[cfg(parket_opt_size)]
+            gather_compact(data, n, dict.as_ref(), indices, limits, out)?;
+            #[cfg(not(parket_opt_size))]
             if longest.saturating_mul(n as u64) <= limits.page_bytes {
                 // Gathering cannot copy more than the page limit: one fused pass.
                 dictionary::decode_gather(data, n, dict.as_ref(), out)?;
@@ -746,6 +752,32 @@ fn decode_values(
         Encoding::Alp => return Err(Error::unsupported("ALP values")),
     }
     Ok(())
+}
+
+/// Dictionary gathering in builds for size (`cfg(parket_opt_size)`): the two-pass path
+/// alone (decode the indices, bound the bytes they select, gather), without the fused pass
+/// and its per-type copies of the hybrid decoder. Same values and same error kinds as the
+/// default path (a property test compares them with the fused pass): when the indices do not
+/// decode, an index already decoded that is past the dictionary's end is reported first, as
+/// the fused pass, which gathers run by run, finds it first.
+#[cfg(any(parket_opt_size, test))]
+fn gather_compact(
+    data: &[u8],
+    n: usize,
+    dict: ValuesRef<'_>,
+    indices: &mut Vec<u32>,
+    limits: &Limits,
+    out: &mut Values,
+) -> Result<()> {
+    indices.clear();
+    if let Err(e) = dictionary::decode_indices(data, n, indices) {
+        return Err(match indices.iter().max() {
+            Some(&max) if max as usize >= dict.len() => dictionary::bad_index(max, dict.len()),
+            _ => e,
+        });
+    }
+    check_gather_bytes(dict, indices, limits)?;
+    dictionary::gather(dict, indices, out)
 }
 
 /// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry

@@ -138,8 +138,14 @@ pub fn read_metadata<R: std::io::Read + std::io::Seek>(
     r: &mut R,
     limits: &Limits,
 ) -> Result<FileMetaData> {
-    use std::io::SeekFrom;
-    let file_len = r.seek(SeekFrom::End(0))?;
+    read_metadata_at(&core::cell::RefCell::new(r), limits)
+}
+
+/// [`read_metadata`] through the reader's random access (not generic: one copy whatever the
+/// source type).
+#[cfg(feature = "std")]
+pub(crate) fn read_metadata_at(r: &dyn super::ReadAt, limits: &Limits) -> Result<FileMetaData> {
+    let file_len = r.len()?;
     if file_len < (MAGIC.len() + TAIL_LEN) as u64 {
         return Err(Error::truncated(
             "Parquet file (magic, footer length, magic)",
@@ -149,18 +155,15 @@ pub fn read_metadata<R: std::io::Read + std::io::Seek>(
         .at_offset(0));
     }
     let tail_offset = file_len - TAIL_LEN as u64;
-    r.seek(SeekFrom::Start(tail_offset))?;
     let mut tail = [0u8; TAIL_LEN];
-    r.read_exact(&mut tail)?;
+    r.read_at(tail_offset, &mut tail)?;
     let footer_len = parse_tail(tail, tail_offset)?;
     let start = footer_start(footer_len, file_len, limits)?;
-    r.seek(SeekFrom::Start(0))?;
     let mut head = [0u8; 4];
-    r.read_exact(&mut head)?;
+    r.read_at(0, &mut head)?;
     check_head(&head)?;
-    r.seek(SeekFrom::Start(start))?;
     let mut footer = alloc::vec![0u8; footer_len as usize];
-    r.read_exact(&mut footer)?;
+    r.read_at(start, &mut footer)?;
     FileMetaData::decode_with_limits(&footer, limits).map_err(|e| e.offset_by(start))
 }
 

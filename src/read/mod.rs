@@ -62,21 +62,28 @@ use crate::page::decode::{PageColumn, PageDecoder};
 use crate::schema::Schema;
 use chunk::{ChunkRange, PageStream};
 
-/// A `Read + Seek` source, boxed once by [`FileReader::new`].
+/// A `Read + Seek + Send` source, as [`FileReader::new`] takes (every such type is one).
 #[cfg(feature = "std")]
 pub trait ReadSeek: std::io::Read + std::io::Seek + Send {}
 #[cfg(feature = "std")]
 impl<T: std::io::Read + std::io::Seek + Send> ReadSeek for T {}
 
 /// Random access to the file's bytes for a `Read + Seek` source.
+///
+/// The reader is boxed as this trait, not as `dyn Read + Seek`: the vtable then holds the two
+/// methods the reader calls, not every provided method of `Read` and `Seek` (`read_to_end`,
+/// `read_to_string`, `stream_len`, ...), which a trait object would link in for each source
+/// type.
 #[cfg(feature = "std")]
 pub(crate) trait ReadAt {
     /// Fills `buf` from file offset `pos`.
     fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()>;
+    /// The file's length (seeks to its end).
+    fn len(&self) -> Result<u64>;
 }
 
 #[cfg(feature = "std")]
-impl ReadAt for core::cell::RefCell<Box<dyn ReadSeek + '_>> {
+impl<R: std::io::Read + std::io::Seek> ReadAt for core::cell::RefCell<R> {
     fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
         let mut r = self
             .try_borrow_mut()
@@ -85,13 +92,20 @@ impl ReadAt for core::cell::RefCell<Box<dyn ReadSeek + '_>> {
         r.read_exact(buf)?;
         Ok(())
     }
+
+    fn len(&self) -> Result<u64> {
+        let mut r = self
+            .try_borrow_mut()
+            .map_err(|_| Error::invalid_argument("the file's reader is already in use"))?;
+        Ok(r.seek(std::io::SeekFrom::End(0))?)
+    }
 }
 
 /// Where the file's bytes come from.
 enum Source<'a> {
     Bytes(&'a [u8]),
     #[cfg(feature = "std")]
-    Reader(core::cell::RefCell<Box<dyn ReadSeek + 'a>>),
+    Reader(Box<dyn ReadAt + Send + 'a>),
 }
 
 /// A borrowed [`Source`], without its reader's lifetime.
@@ -182,15 +196,14 @@ impl<'a> FileReader<'a> {
         reader: R,
         limits: Limits,
     ) -> Result<FileReader<'a>> {
-        Self::new_boxed(Box::new(reader), limits)
+        Self::new_boxed(Box::new(core::cell::RefCell::new(reader)), limits)
     }
 
     #[cfg(feature = "std")]
-    fn new_boxed(mut reader: Box<dyn ReadSeek + 'a>, limits: Limits) -> Result<FileReader<'a>> {
-        let metadata = footer::read_metadata(&mut reader, &limits)?;
-        let file_len = reader.seek(std::io::SeekFrom::End(0))?;
-        let source = Source::Reader(core::cell::RefCell::new(reader));
-        Self::open(source, file_len, metadata, limits)
+    fn new_boxed(reader: Box<dyn ReadAt + Send + 'a>, limits: Limits) -> Result<FileReader<'a>> {
+        let metadata = footer::read_metadata_at(&*reader, &limits)?;
+        let file_len = reader.len()?;
+        Self::open(Source::Reader(reader), file_len, metadata, limits)
     }
 
     fn open(
@@ -307,7 +320,7 @@ impl<'a> FileReader<'a> {
         match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
             #[cfg(feature = "std")]
-            Source::Reader(r) => SourceRef::Reader(r),
+            Source::Reader(r) => SourceRef::Reader(&**r),
         }
     }
 

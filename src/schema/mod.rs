@@ -115,7 +115,6 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -214,7 +213,7 @@ pub struct ColumnDescriptor {
 impl ColumnDescriptor {
     /// The path joined with dots: `a.list.element` (ambiguous when names hold dots).
     pub fn path_string(&self) -> String {
-        self.path.join(".")
+        join_dotted(&self.path)
     }
 
     /// The leaf's own name.
@@ -229,8 +228,12 @@ impl ColumnDescriptor {
 pub struct Schema {
     nodes: Vec<Node>,
     columns: Vec<ColumnDescriptor>,
-    /// Dotted path of every non-root node -> node index (the first node with that path).
-    by_path: BTreeMap<String, usize>,
+    /// Dotted path of every node, by node index (the root's is empty).
+    paths: Vec<String>,
+    /// The non-root node indices sorted by (dotted path, index): [`Schema::node_index`]
+    /// binary-searches it, and the first of equal paths is the first in file order. (A
+    /// sorted vector rather than a `BTreeMap`: the same lookups in far less code.)
+    by_path: Vec<usize>,
 }
 
 /// Whether annotation mistakes are errors (builder, parser) or dropped (files).
@@ -350,7 +353,10 @@ impl Schema {
         if path.is_empty() {
             return Some(0);
         }
-        self.by_path.get(path).copied()
+        let of = |n: usize| self.paths.get(n).map_or("", String::as_str);
+        let at = self.by_path.partition_point(|&n| of(n) < path);
+        let n = *self.by_path.get(at)?;
+        (of(n) == path).then_some(n)
     }
 
     /// The index of the node at `path` (names from the root's child down), matching names
@@ -388,7 +394,7 @@ impl Schema {
             }
         }
         names.reverse();
-        names.join(".")
+        join_dotted(&names)
     }
 
     /// Starts a schema for writing: `Schema::builder("m").field(Type::required(...)).build()`.
@@ -405,6 +411,19 @@ impl Schema {
         }
         b.build()
     }
+}
+
+/// `names` joined with dots: `[T]::join(".")`, as a plain loop (`join`'s generic copying is
+/// several times larger, and the reader links this).
+fn join_dotted<S: AsRef<str>>(names: &[S]) -> String {
+    let mut s = String::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            s.push('.');
+        }
+        s.push_str(name.as_ref());
+    }
+    s
 }
 
 /// A reason for an annotation, structural or limit problem, as the mode wants it.
@@ -507,7 +526,8 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
 
     let mut nodes: Vec<Node> = Vec::with_capacity(elements.len());
     let mut columns: Vec<ColumnDescriptor> = Vec::new();
-    let mut by_path: BTreeMap<String, usize> = BTreeMap::new();
+    let mut paths: Vec<String> = Vec::with_capacity(elements.len());
+    paths.push(String::new());
     nodes.push(Node {
         name: root.name.clone(),
         repetition: FieldRepetitionType::Required,
@@ -668,7 +688,7 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
             max_rep_level: rep,
             columns: column_start..columns.len(),
         });
-        by_path.entry(path.clone()).or_insert(i);
+        paths.push(path.clone());
         if let Some(n) = group_children {
             // The root is not counted: depth is the number of groups below it.
             let depth = stack.len();
@@ -702,11 +722,48 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
     if let Some(root) = nodes.first_mut() {
         root.columns = 0..columns.len();
     }
+    let mut by_path: Vec<usize> = Vec::with_capacity(nodes.len());
+    by_path.extend(1..nodes.len());
+    sort_by_path(&mut by_path, &paths);
     Ok(Schema {
         nodes,
         columns,
+        paths,
         by_path,
     })
+}
+
+/// Sorts node indices by (dotted path, index): a heapsort, O(n log n) comparisons whatever
+/// the paths, in a few dozen instructions (the standard library's sorts are far larger).
+fn sort_by_path(idx: &mut [usize], paths: &[String]) {
+    let key = |n: usize| (paths.get(n).map_or("", String::as_str), n);
+    let less = |idx: &[usize], a: usize, b: usize| match (idx.get(a), idx.get(b)) {
+        (Some(&x), Some(&y)) => key(x) < key(y),
+        _ => false,
+    };
+    // Moves the value at `root` down the max-heap held in `idx[..end]`.
+    let sift = |idx: &mut [usize], mut root: usize, end: usize| loop {
+        let mut child = 2 * root + 1;
+        if child >= end {
+            break;
+        }
+        if child + 1 < end && less(idx, child, child + 1) {
+            child += 1;
+        }
+        if !less(idx, root, child) {
+            break;
+        }
+        idx.swap(root, child);
+        root = child;
+    };
+    let len = idx.len();
+    for start in (0..len / 2).rev() {
+        sift(idx, start, len);
+    }
+    for end in (1..len).rev() {
+        idx.swap(0, end);
+        sift(idx, 0, end);
+    }
 }
 
 /// Checks a `num_children` against the elements that remain after its element.

@@ -1259,6 +1259,50 @@ mod props {
         }
 
         #[test]
+        fn node_index_finds_the_first_node_with_the_path(s in schema()) {
+            // Oracle: each node's dotted path from its parents, and the first node in file
+            // order that has it (names may repeat, and hold dots).
+            let dotted = |mut i: usize| {
+                let mut names = Vec::new();
+                while let Some(p) = s.node(i).and_then(|n| n.parent) {
+                    names.push(s.node(i).unwrap().name.clone());
+                    i = p;
+                }
+                names.reverse();
+                names.join(".")
+            };
+            let paths: Vec<String> = (0..s.nodes().len()).map(dotted).collect();
+            for (i, p) in paths.iter().enumerate().skip(1) {
+                if p.is_empty() {
+                    continue; // "" names the root
+                }
+                let first = paths.iter().skip(1).position(|q| q == p).unwrap() + 1;
+                prop_assert!(first <= i);
+                prop_assert_eq!(s.node_index(p), Some(first));
+                let missing = alloc::format!("{p}.\u{1}");
+                prop_assert_eq!(s.node_index(&missing), None);
+            }
+            prop_assert_eq!(s.node_index(""), Some(0));
+        }
+
+        #[test]
+        fn join_dotted_is_join(names in proptest::collection::vec("[ab.]{0,3}", 0..6)) {
+            prop_assert_eq!(join_dotted(&names), names.join("."));
+        }
+
+        #[test]
+        fn sort_by_path_sorts_by_path_then_index(
+            names in proptest::collection::vec("[ab.]{0,3}", 0..40),
+        ) {
+            let paths: Vec<String> = names;
+            let mut got: Vec<usize> = (0..paths.len()).collect();
+            sort_by_path(&mut got, &paths);
+            let mut want: Vec<usize> = (0..paths.len()).collect();
+            want.sort_by(|&a, &b| (&paths[a], a).cmp(&(&paths[b], b)));
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
         fn arbitrary_elements_never_panic(
             root_children in proptest::option::of(-1..5i32),
             elements in proptest::collection::vec(element(), 0..12),

@@ -322,6 +322,26 @@ pub fn __read_field<T: Codec>(
     Ok(())
 }
 
+/// [`__read_field`] inlined into its caller. Builds for size (`cfg(parket_opt_size)`) read
+/// the fields of struct type with it: each struct type is the type of few fields, so its
+/// decoder is inlined where it is used instead of standing alone as `__read_field::<S>` with
+/// its own frame and unwind table entry. The same body; a property test compares the two.
+#[doc(hidden)]
+#[cfg(any(parket_opt_size, test))]
+#[inline(always)]
+pub fn __read_field_inline<T: Codec>(
+    r: &mut Reader<'_>,
+    wire: u8,
+    slot: &mut Option<T>,
+    ctx: &'static Ctx,
+) -> Result<()> {
+    if !T::accepts(wire) {
+        return r.skip(wire);
+    }
+    *slot = Some(T::read_field(r, wire, *ctx)?);
+    Ok(())
+}
+
 /// Declares a Thrift struct: the Rust struct, its [`Codec`] and its [`StructDef`] table.
 ///
 /// ```text
@@ -396,7 +416,19 @@ macro_rules! thrift_struct {
                                     continue;
                                 }
                             )?
-                            $crate::thrift::__read_field(
+                            // Built for size, fields of struct type are read inline
+                            // (see `__read_field_inline`).
+                            #[cfg(parket_opt_size)]
+                            let __read = if <$ty as $crate::thrift::Codec>::WIRE
+                                == $crate::thrift::STRUCT
+                            {
+                                $crate::thrift::__read_field_inline
+                            } else {
+                                $crate::thrift::__read_field
+                            };
+                            #[cfg(not(parket_opt_size))]
+                            let __read = $crate::thrift::__read_field;
+                            __read(
                                 __r,
                                 __wire,
                                 &mut $field,

@@ -368,6 +368,50 @@ mod prop {
         }
 
         #[test]
+        fn compact_gather_matches_fused(
+            idx in proptest::collection::vec(0u32..12, 0..300),
+            width in 0u32..=8,
+            dict_len in 0usize..10,
+            garbage in proptest::collection::vec(any::<u8>(), 0..60),
+            use_garbage in any::<bool>(),
+            n_delta in 0usize..3,
+        ) {
+            // Builds for size gather dictionary pages in two passes only (`gather_compact`):
+            // same values and same error kind as the fused pass, for valid and arbitrary
+            // index sections.
+            let data = if use_garbage {
+                garbage
+            } else {
+                let w = width.max(crate::encoding::rle::bit_width(
+                    idx.iter().copied().max().unwrap_or(0).into(),
+                ));
+                let mut d = vec![w as u8];
+                crate::encoding::rle::encode_u32(&idx, w, &mut d);
+                d
+            };
+            let n = (idx.len() + n_delta).saturating_sub(1);
+            let ints: Vec<i64> = (0..dict_len as i64).map(|i| i * 1000 - 7).collect();
+            let strings: ByteArrays = (0..dict_len).map(|i| "y".repeat(i % 5)).collect();
+            for dict in [Values::Int64(ints), Values::ByteArray(strings)] {
+                let mut fused = Values::new(dict.physical_type(), 0);
+                let a = dictionary::decode_gather(&data, n, dict.as_ref(), &mut fused);
+                let mut compact = Values::new(dict.physical_type(), 0);
+                let mut indices = vec![7u32];
+                let b = gather_compact(
+                    &data, n, dict.as_ref(), &mut indices, &Limits::default(), &mut compact,
+                );
+                match (a, b) {
+                    (Ok(_), Ok(())) => prop_assert!(fused.as_ref().bit_eq(&compact.as_ref())),
+                    (Err(x), Err(y)) => prop_assert_eq!(
+                        core::mem::discriminant(x.kind()),
+                        core::mem::discriminant(y.kind())
+                    ),
+                    (a, b) => prop_assert!(false, "fused {:?}, compact {:?}", a, b),
+                }
+            }
+        }
+
+        #[test]
         fn mutated_example_never_panics(
             at in 0usize..31, byte in any::<u8>(), config in any::<[u8; 3]>()
         ) {
