@@ -6,8 +6,10 @@
 //! one byte per `read` call ([`FileReader::new_with_limits`]). Every column chunk of every row
 //! group is read with [`ColumnChunkReader::next_batch`](super::ColumnChunkReader::next_batch),
 //! then the records; both paths must agree step by step: the same levels and values (floats
-//! bit for bit), or an error on both. The harness panics only on a panic in the library or a
-//! disagreement; an error is a fine answer to hostile bytes.
+//! bit for bit), or an error on both. The records, streamed page by page, must also equal each
+//! row group read whole and assembled at once (or both fail in the same row group). The
+//! harness panics only on a panic in the library or a disagreement; an error is a fine
+//! answer to hostile bytes.
 
 use alloc::format;
 use alloc::string::String;
@@ -185,6 +187,56 @@ pub fn fuzz_file(data: &[u8]) {
         }
         n += 1;
     }
+    streamed_equals_whole(&slice);
+}
+
+/// Records streamed page by page ([`FileReader::records`]) against each row group read whole
+/// and assembled at once: the same records, and an error in the same row group. Records of
+/// the failing row group before the error are not compared (streaming may return some).
+fn streamed_equals_whole(file: &FileReader<'_>) {
+    let leaves: alloc::vec::Vec<usize> = (0..file.schema().columns().len()).collect();
+    let mut whole = alloc::vec::Vec::new();
+    let mut whole_failed = false;
+    for rg in 0..file.num_row_groups() {
+        let records = file
+            .read_row_group(rg, &leaves)
+            .and_then(|columns| crate::levels::assemble(file.schema(), &columns));
+        match records {
+            Ok(records) => whole.extend(records),
+            Err(_) => {
+                whole_failed = true;
+                break;
+            }
+        }
+    }
+    let Ok(streamed) = file.records(None) else {
+        return;
+    };
+    let (mut n, mut failed) = (0usize, false);
+    for record in streamed {
+        match record {
+            Ok(v) => {
+                match whole.get(n) {
+                    Some(w) => assert!(v.bit_eq(w), "record {n}: streamed and whole differ"),
+                    None => assert!(whole_failed, "record {n}: streaming reads more records"),
+                }
+                n += 1;
+            }
+            Err(e) => {
+                assert!(
+                    whole_failed && n >= whole.len(),
+                    "record {n}: streaming fails ({e}) where whole-row-group assembly does not"
+                );
+                failed = true;
+            }
+        }
+    }
+    assert!(
+        failed || (!whole_failed && n == whole.len()),
+        "streaming read {n} records without error; whole-row-group assembly read {} and {}",
+        whole.len(),
+        if whole_failed { "failed" } else { "ended" }
+    );
 }
 
 #[cfg(test)]
