@@ -37,15 +37,15 @@ pub struct Limits {
     /// Writers cap pages far below it (parquet-java and arrow at 20,000 rows; 1 MiB pages of
     /// bit-packed booleans hold 8 Mi values); raise it for files with larger pages.
     pub values_per_page: u64,
-    /// Most level positions materialized at once by whole-chunk reads: one chunk for
+    /// Most level positions materialized at once: one chunk for
     /// `ColumnChunkReader::read_all`, the selected chunks of a row group together for
-    /// `FileReader::read_row_group` and `FileReader::records`. Default 2^24 (16,777,216).
+    /// `FileReader::read_row_group`, and the pages `FileReader::records` holds at once (a few
+    /// per column, more only when one record spans many pages). Default 2^24 (16,777,216).
     ///
     /// Pages of few bytes may hold many positions (see [`Limits::values_per_page`]), and a
     /// chunk many pages: a file of 1 KiB can declare row groups of billions of nulls. Whole-
-    /// chunk reads cost about 4 bytes per position in levels, and records about 64 more
-    /// (`Value` nodes): about 1 GiB at the default. Page-by-page reads (`next_batch`) are not
-    /// bounded by this limit; raise it to read larger row groups whole.
+    /// chunk reads cost about 4 bytes per position in levels. Page-by-page reads
+    /// (`next_batch`) are not bounded by this limit; raise it to read larger row groups whole.
     pub values_per_read: u64,
 }
 
@@ -100,7 +100,7 @@ impl Limits {
     /// Checks the level positions of a whole-chunk read against the limit.
     pub fn check_values_per_read(&self, n: u64) -> Result<()> {
         check(
-            "values read at once (whole column chunks)",
+            "values read at once (whole column chunks, or the pages records hold)",
             n,
             self.values_per_read,
         )
