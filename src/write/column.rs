@@ -250,7 +250,7 @@ impl ColumnWriter {
                 &[][..]
             };
             let nv = if max_def > 0 {
-                d.iter().filter(|&&x| x == max_def).count()
+                count_eq(d, max_def)
             } else {
                 end - lv
             };
@@ -313,14 +313,19 @@ impl ColumnWriter {
                 rep.len()
             )));
         }
-        if let Some(&bad) = def.iter().find(|&&d| d > max_def) {
-            return Err(Error::out_of_range("definition level", bad as i64));
+        // A branch-free maximum first (vectorised): the search for the culprit only on error.
+        if max_of(def) > max_def {
+            if let Some(&bad) = def.iter().find(|&&d| d > max_def) {
+                return Err(Error::out_of_range("definition level", bad as i64));
+            }
         }
-        if let Some(&bad) = rep.iter().find(|&&r| r > max_rep) {
-            return Err(Error::out_of_range("repetition level", bad as i64));
+        if max_of(rep) > max_rep {
+            if let Some(&bad) = rep.iter().find(|&&r| r > max_rep) {
+                return Err(Error::out_of_range("repetition level", bad as i64));
+            }
         }
         let expected = if max_def > 0 {
-            def.iter().filter(|&&d| d == max_def).count()
+            count_eq(def, max_def)
         } else if max_rep > 0 {
             rep.len()
         } else {
@@ -461,19 +466,20 @@ impl ColumnWriter {
         };
         self.def.extend_from_slice(d);
         self.rep.extend_from_slice(r);
-        for &x in d {
-            self.page_def_hist[x as usize] += 1;
-        }
-        for &x in r {
-            self.page_rep_hist[x as usize] += 1;
-        }
-        self.page_rows += if self.descr.max_rep_level > 0 {
-            r.iter().filter(|&&x| x == 0).count()
+        // One pass per level array: the histogram also counts the values (levels at
+        // max_def_level) and the rows (repetition levels 0).
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let values_in_levels = if max_def > 0 {
+            let before = self.page_def_hist[max_def as usize];
+            add_to_histogram(&mut self.page_def_hist, d);
+            (self.page_def_hist[max_def as usize] - before) as usize
         } else {
             n
         };
-        let values_in_levels = if self.descr.max_def_level > 0 {
-            d.iter().filter(|&&x| x == self.descr.max_def_level).count()
+        self.page_rows += if max_rep > 0 {
+            let before = self.page_rep_hist[0];
+            add_to_histogram(&mut self.page_rep_hist, r);
+            (self.page_rep_hist[0] - before) as usize
         } else {
             n
         };
@@ -895,6 +901,38 @@ impl ColumnWriter {
             offset_index,
             bloom,
         })
+    }
+}
+
+/// How many of `levels` equal `v`, in chunks the compiler vectorises.
+fn count_eq(levels: &[u16], v: u16) -> usize {
+    let mut chunks = levels.chunks_exact(64);
+    let mut total = 0;
+    for c in &mut chunks {
+        // At most 64 per chunk: no overflow in u16 lanes.
+        total += c.iter().map(|&x| u16::from(x == v)).sum::<u16>() as usize;
+    }
+    total + chunks.remainder().iter().filter(|&&x| x == v).count()
+}
+
+/// The largest of `levels`, 0 for none (vectorised).
+fn max_of(levels: &[u16]) -> u16 {
+    levels.iter().fold(0, |m, &x| m.max(x))
+}
+
+/// Adds `levels` to `hist` (one counter per level 0..=max, levels already checked against
+/// the max). Levels of at most 1 are counted without indexing.
+fn add_to_histogram(hist: &mut [i64], levels: &[u16]) {
+    if let [zeros, ones] = hist {
+        let k = count_eq(levels, 1);
+        *ones += k as i64;
+        *zeros += (levels.len() - k) as i64;
+        return;
+    }
+    for &x in levels {
+        if let Some(h) = hist.get_mut(x as usize) {
+            *h += 1;
+        }
     }
 }
 
