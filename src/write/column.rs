@@ -27,12 +27,13 @@ use crate::format::{
     BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, Encoding, OffsetIndex,
     PageEncodingStats, PageLocation, PageType, PhysicalType, SizeStatistics,
 };
-use crate::page::encode::{data_page_v1, data_page_v2, dictionary_page, DataPage, PageInfo};
+use crate::page::encode::dictionary_page;
 use crate::schema::ColumnDescriptor;
 use crate::statistics::{compare, Scalar, StatKind, StatisticsBuilder};
 use crate::values::{Values, ValuesRef};
 
 use super::options::{ColumnSettings, PageVersion};
+use super::page::{BodyLayout, PageAssembler, PageFields};
 
 /// Levels per slice between page-full checks (pyarrow checks every 1024 values).
 pub const SLICE_LEVELS: usize = 1024;
@@ -103,7 +104,7 @@ pub struct ColumnWriter {
     def_hist: Vec<i64>,
     rep_hist: Vec<i64>,
     bloom_hashes: Vec<u64>,
-    scratch: Vec<u8>,
+    assembler: PageAssembler,
 }
 
 /// A finished column chunk, ready to be written at a known file offset.
@@ -174,7 +175,7 @@ impl ColumnWriter {
             def_hist: hist(descr.max_def_level),
             rep_hist: hist(descr.max_rep_level),
             bloom_hashes: Vec::new(),
-            scratch: Vec::new(),
+            assembler: PageAssembler::default(),
             s,
             descr,
         })
@@ -613,15 +614,14 @@ impl ColumnWriter {
         self.page_rows >= self.s.max_rows_per_page || self.page_estimate() >= self.s.data_page_size
     }
 
-    fn encode_values(&mut self) -> Result<Encoding> {
-        self.scratch.clear();
+    /// Appends the open page's values, encoded, to `out`.
+    fn encode_values(&self, out: &mut Vec<u8>) -> Result<Encoding> {
         if self.dict_active {
             let entries = self.dict.as_ref().map_or(0, |d| d.len());
-            dictionary::encode_indices(&self.indices, entries, &mut self.scratch);
+            dictionary::encode_indices(&self.indices, entries, out);
             return Ok(Encoding::RleDictionary);
         }
         let v = self.raw.as_ref();
-        let out = &mut self.scratch;
         match self.s.encoding {
             Encoding::Plain => plain::encode(v, out)?,
             Encoding::Rle => match v {
@@ -644,37 +644,70 @@ impl ColumnWriter {
             return Ok(());
         }
         let num_non_null = levels - self.page_nulls;
-        let encoding = self.encode_values()?;
         let header_stats = (self.s.statistics && !self.s.page_index)
             .then(|| self.page_stats.to_format(self.s.statistics_truncate_length));
-        let page = DataPage {
+        // Levels, then values, straight into the reused body buffer.
+        let mut body = core::mem::take(&mut self.assembler.body);
+        body.clear();
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let (wd, wr) = (
+            rle::bit_width(max_def as u64),
+            rle::bit_width(max_rep as u64),
+        );
+        let mut layout = BodyLayout {
+            rep_len: 0,
+            def_len: 0,
+        };
+        let encoded = match self.s.page_version {
+            PageVersion::V1 => {
+                if max_rep > 0 {
+                    rle::encode_levels_with_length(&self.rep, wr, &mut body);
+                }
+                if max_def > 0 {
+                    rle::encode_levels_with_length(&self.def, wd, &mut body);
+                }
+                self.encode_values(&mut body)
+            }
+            PageVersion::V2 => {
+                if max_rep > 0 {
+                    rle::encode_levels(&self.rep, wr, &mut body);
+                }
+                layout.rep_len = body.len();
+                if max_def > 0 {
+                    rle::encode_levels(&self.def, wd, &mut body);
+                }
+                layout.def_len = body.len() - layout.rep_len;
+                self.encode_values(&mut body)
+            }
+        };
+        self.assembler.body = body;
+        let encoding = encoded?;
+        let fields = PageFields {
             num_values: u32_of(levels)?,
             num_nulls: u32_of(self.page_nulls)?,
             num_rows: u32_of(self.page_rows)?,
             encoding,
-            rep_levels: &self.rep,
-            max_rep_level: self.descr.max_rep_level,
-            def_levels: &self.def,
-            max_def_level: self.descr.max_def_level,
-            values: &self.scratch,
             statistics: header_stats,
         };
         let offset = self.pages_len;
-        let mut buf = Vec::new();
-        let info: PageInfo = match self.s.page_version {
-            PageVersion::V1 => data_page_v1(&page, self.s.codec, self.s.crc, &mut buf)?,
-            PageVersion::V2 => data_page_v2(&page, self.s.codec, self.s.crc, &mut buf)?,
+        let page = match self.s.page_version {
+            PageVersion::V1 => self.assembler.finish_v1(fields, self.s.codec, self.s.crc)?,
+            PageVersion::V2 => {
+                self.assembler
+                    .finish_v2(fields, layout, self.s.codec, self.s.crc)?
+            }
         };
-        buf.shrink_to_fit();
-        self.pages_len += buf.len();
-        self.pages.push(buf);
+        let total_compressed = page.header_len + page.compressed_body;
+        let total_uncompressed = page.header_len + page.uncompressed_body;
+        self.pages_len += page.bytes.len();
+        self.pages.push(page.bytes);
         self.records.push(PageRecord {
             offset,
-            size: info.total_compressed(),
+            size: total_compressed,
             first_row: self.num_rows,
         });
-        self.total_compressed += info.total_compressed() as i64;
-        self.total_uncompressed += info.total_uncompressed() as i64;
+        self.total_compressed += total_compressed as i64;
+        self.total_uncompressed += total_uncompressed as i64;
         if self.descr.max_def_level > 0 || self.descr.max_rep_level > 0 {
             push_unique(&mut self.encodings, Encoding::Rle);
         }
