@@ -531,10 +531,15 @@ impl ColumnWriter {
         if self.seen_ids.is_empty() {
             return Ok(());
         }
-        if let Some(dict) = &self.dict {
-            let mut entries = Values::new(self.descr.physical_type, self.width);
-            dictionary::gather(dict.dictionary().as_ref(), &self.seen_ids, &mut entries)?;
-            self.page_stats.update(entries.as_ref())?;
+        match self.dict.as_ref().map(|d| d.dictionary()) {
+            // Byte strings compared in place, not gathered into a copy first.
+            Some(Values::ByteArray(d))
+                if matches!(self.kind, StatKind::Bytes | StatKind::Decimal) =>
+            {
+                self.page_stats
+                    .update_byte_strings(self.seen_ids.iter().filter_map(|&id| d.get(id as usize)));
+            }
+            _ => self.settle_seen_gathered()?,
         }
         for &id in &self.seen_ids {
             if let Some(w) = self.seen_bits.get_mut(id as usize / 64) {
@@ -542,6 +547,16 @@ impl ColumnWriter {
             }
         }
         self.seen_ids.clear();
+        Ok(())
+    }
+
+    /// `settle_seen`'s statistics update through a gather of the entries.
+    fn settle_seen_gathered(&mut self) -> Result<()> {
+        if let Some(dict) = &self.dict {
+            let mut entries = Values::new(self.descr.physical_type, self.width);
+            dictionary::gather(dict.dictionary().as_ref(), &self.seen_ids, &mut entries)?;
+            self.page_stats.update(entries.as_ref())?;
+        }
         Ok(())
     }
 
