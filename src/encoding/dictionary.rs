@@ -362,11 +362,15 @@ fn hash_bytes(b: &[u8]) -> u32 {
     }
     let r = chunks.remainder();
     if !r.is_empty() {
-        // Byte by byte: a variable-length copy would be a call per value.
-        let tail = r
-            .iter()
-            .rev()
-            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        let tail = match b.last_chunk::<8>() {
+            // The last 8 bytes, overlapping the last whole chunk: one load.
+            Some(a) => u64::from_le_bytes(*a),
+            // Byte by byte: a variable-length copy would be a call per value.
+            None => r
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+        };
         h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
     }
     (h >> 32) as u32
@@ -790,7 +794,8 @@ fn put_bytes<'v>(
     let mut prev: Option<(&[u8], u32)> = None;
     for (k, v) in values.enumerate() {
         if let Some((p, id)) = prev {
-            if p == v {
+            // Lengths and first bytes before the whole comparison (a call).
+            if p.len() == v.len() && p.first() == v.first() && p == v {
                 indices.push(id);
                 continue;
             }

@@ -60,6 +60,10 @@ pub struct ColumnWriter {
     page_rows: usize,
     page_nulls: usize,
     raw: Values,
+    /// PLAIN-encoded BYTE_ARRAY values of the open page, encoded as they arrive instead of
+    /// kept in `raw` (see `direct_plain`), and how many.
+    plain_values: Vec<u8>,
+    plain_count: usize,
     indices: Vec<u32>,
     page_stats: StatisticsBuilder,
     page_ba_bytes: i64,
@@ -135,6 +139,8 @@ impl ColumnWriter {
         let hist = |max: u16| alloc::vec![0i64; if max > 0 { max as usize + 1 } else { 0 }];
         Ok(ColumnWriter {
             raw: Values::new(descr.physical_type, width),
+            plain_values: Vec::new(),
+            plain_count: 0,
             kind,
             width,
             def: Vec::new(),
@@ -275,7 +281,7 @@ impl ColumnWriter {
         } else if self.dict_active {
             self.indices.len()
         } else {
-            self.raw.len()
+            self.raw.len() + self.plain_count
         }
     }
 
@@ -444,8 +450,7 @@ impl ColumnWriter {
         if let ValuesRef::ByteArray(b) = rest {
             self.page_ba_bytes += b.total_bytes() as i64;
         }
-        self.push_raw(rest);
-        Ok(())
+        self.push_raw(rest)
     }
 
     /// Appends levels and values to the open page: as dictionary indices when `idx` is given,
@@ -498,7 +503,7 @@ impl ColumnWriter {
         }
         match idx {
             Some(i) => self.indices.extend_from_slice(i),
-            None => self.push_raw(vals),
+            None => self.push_raw(vals)?,
         }
         Ok(())
     }
@@ -560,7 +565,7 @@ impl ColumnWriter {
         Ok(())
     }
 
-    fn push_raw(&mut self, vals: ValuesRef<'_>) {
+    fn push_raw(&mut self, vals: ValuesRef<'_>) -> Result<()> {
         if self.s.bloom_filter.is_some() {
             for i in 0..vals.len() {
                 if let Some(h) = hash_value(vals, i) {
@@ -568,7 +573,20 @@ impl ColumnWriter {
                 }
             }
         }
+        if self.direct_plain() {
+            self.plain_count += vals.len();
+            return plain::encode(vals, &mut self.plain_values);
+        }
         self.raw.extend_from(vals);
+        Ok(())
+    }
+
+    /// Whether values that are not dictionary-encoded are PLAIN-encoded on arrival: BYTE_ARRAY
+    /// (a copy into `raw` and a pass at the page's end saved) written PLAIN.
+    fn direct_plain(&self) -> bool {
+        !self.dict_active
+            && self.s.encoding == Encoding::Plain
+            && self.descr.physical_type == PhysicalType::ByteArray
     }
 
     /// The dictionary is full: the open page's indices become values again and the rest of
@@ -580,6 +598,12 @@ impl ColumnWriter {
             dictionary::gather(dict.dictionary().as_ref(), &self.indices, &mut self.raw)?;
         }
         self.indices.clear();
+        if self.direct_plain() && !self.raw.is_empty() {
+            // The open page's values so far, before the ones still to come.
+            self.plain_count += self.raw.len();
+            plain::encode(self.raw.as_ref(), &mut self.plain_values)?;
+            self.raw.clear();
+        }
         Ok(())
     }
 
@@ -598,7 +622,7 @@ impl ColumnWriter {
                 Values::Int64(v) => v.len() * 8,
                 Values::Double(v) => v.len() * 8,
                 Values::Int96(v) => v.len() * 12,
-                Values::ByteArray(v) => v.data().len() + 4 * v.len(),
+                Values::ByteArray(v) => v.data().len() + 4 * v.len() + self.plain_values.len(),
                 Values::FixedLenByteArray(v) => v.data().len(),
             }
         };
@@ -638,6 +662,8 @@ impl ColumnWriter {
         }
         let v = self.raw.as_ref();
         match self.s.encoding {
+            // Already encoded: `flush_page` passes `plain_values` to the page on its own.
+            Encoding::Plain if self.plain_count > 0 => {}
             Encoding::Plain => plain::encode(v, out)?,
             Encoding::Rle => match v {
                 ValuesRef::Boolean(b) => rle::encode_booleans(b, out),
@@ -705,11 +731,19 @@ impl ColumnWriter {
             statistics: header_stats,
         };
         let offset = self.pages_len;
+        // Values PLAIN-encoded on arrival go to the page from their own buffer.
+        let extra: &[u8] = if !self.dict_active && self.plain_count > 0 {
+            &self.plain_values
+        } else {
+            &[]
+        };
         let page = match self.s.page_version {
-            PageVersion::V1 => self.assembler.finish_v1(fields, self.s.codec, self.s.crc)?,
+            PageVersion::V1 => self
+                .assembler
+                .finish_v1(fields, self.s.codec, self.s.crc, extra)?,
             PageVersion::V2 => {
                 self.assembler
-                    .finish_v2(fields, layout, self.s.codec, self.s.crc)?
+                    .finish_v2(fields, layout, self.s.codec, self.s.crc, extra)?
             }
         };
         let total_compressed = page.header_len + page.compressed_body;
@@ -790,6 +824,8 @@ impl ColumnWriter {
         self.def.clear();
         self.rep.clear();
         self.raw.clear();
+        self.plain_values.clear();
+        self.plain_count = 0;
         self.indices.clear();
         Ok(())
     }

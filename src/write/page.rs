@@ -138,7 +138,13 @@ impl PageAssembler {
         }
     }
 
-    fn compress_range(&mut self, codec: Codec, from: usize) -> Result<usize> {
+    /// Compresses `self.body[from..]`, or `extra` when given.
+    fn compress_range(&mut self, codec: Codec, from: usize, extra: &[u8]) -> Result<usize> {
+        let input = if extra.is_empty() {
+            self.body.get(from..).unwrap_or(&[])
+        } else {
+            extra
+        };
         Self::compress(
             &mut self.compressed,
             #[cfg(feature = "zstd")]
@@ -146,24 +152,29 @@ impl PageAssembler {
             #[cfg(feature = "snappy")]
             &mut self.snappy,
             codec,
-            self.body.get(from..).unwrap_or(&[]),
+            input,
         )
     }
 
-    /// The page of `self.body` (levels, each with its 4-byte length, then values) as a
-    /// DATA_PAGE (V1), like `data_page_v1`.
+    /// The page of `self.body` followed by `extra` (levels, each with its 4-byte length, then
+    /// values; `extra` lets values kept in a buffer of their own skip a copy) as a DATA_PAGE
+    /// (V1), like `data_page_v1`.
     pub fn finish_v1(
         &mut self,
         fields: PageFields,
         codec: Codec,
         with_crc: bool,
+        mut extra: &[u8],
     ) -> Result<AssembledPage> {
-        let uncompressed = self.body.len();
         let compressed_len = if codec == Codec::Uncompressed {
             None
         } else {
-            Some(self.compress_range(codec, 0)?)
+            // The codec needs the body in one piece.
+            self.body.extend_from_slice(extra);
+            extra = &[];
+            Some(self.compress_range(codec, 0, &[])?)
         };
+        let uncompressed = self.body.len() + extra.len();
         let header = PageHeader {
             type_: PageType::DataPage,
             uncompressed_page_size: 0,
@@ -181,27 +192,33 @@ impl PageAssembler {
             data_page_header_v2: None,
         };
         let parts: [&[u8]; 2] = match compressed_len {
-            None => [&self.body, &[]],
+            None => [&self.body, extra],
             Some(n) => [self.compressed.get(..n).unwrap_or(&[]), &[]],
         };
         assemble(&mut self.header, header, parts, uncompressed, with_crc)
     }
 
-    /// The page of `self.body` (repetition levels, definition levels, values, laid out as
-    /// `layout` says) as a DATA_PAGE_V2, like `data_page_v2`: the values are compressed when
-    /// that makes them smaller.
+    /// The page of `self.body` followed by `extra` (repetition levels, definition levels,
+    /// values, laid out as `layout` says) as a DATA_PAGE_V2, like `data_page_v2`: the values
+    /// are compressed when that makes them smaller.
     pub fn finish_v2(
         &mut self,
         fields: PageFields,
         layout: BodyLayout,
         codec: Codec,
         with_crc: bool,
+        mut extra: &[u8],
     ) -> Result<AssembledPage> {
         let levels_len = layout.rep_len + layout.def_len;
-        let values_len = self.body.len() - levels_len;
+        if self.body.len() > levels_len && !extra.is_empty() {
+            // Values in both: put them in one piece.
+            self.body.extend_from_slice(extra);
+            extra = &[];
+        }
+        let values_len = self.body.len() - levels_len + extra.len();
         let mut compressed_len = None;
         if codec != Codec::Uncompressed && values_len > 0 {
-            let n = self.compress_range(codec, levels_len)?;
+            let n = self.compress_range(codec, levels_len, extra)?;
             if n < values_len {
                 compressed_len = Some(n);
             }
@@ -226,11 +243,18 @@ impl PageAssembler {
             }),
         };
         let (levels, values) = self.body.split_at(levels_len);
+        let values = if extra.is_empty() { values } else { extra };
         let parts: [&[u8]; 2] = match compressed_len {
             None => [levels, values],
             Some(n) => [levels, self.compressed.get(..n).unwrap_or(&[])],
         };
-        assemble(&mut self.header, header, parts, self.body.len(), with_crc)
+        assemble(
+            &mut self.header,
+            header,
+            parts,
+            levels_len + values_len,
+            with_crc,
+        )
     }
 }
 
@@ -323,8 +347,11 @@ mod tests {
                     asm.body.clear();
                     rle::encode_levels_with_length(&rep, 1, &mut asm.body);
                     rle::encode_levels_with_length(&def, 1, &mut asm.body);
-                    asm.body.extend_from_slice(&values);
-                    let got = asm.finish_v1(fields(), codec, with_crc).unwrap();
+                    let split = values.len() / 3;
+                    asm.body.extend_from_slice(&values[..split]);
+                    let got = asm
+                        .finish_v1(fields(), codec, with_crc, &values[split..])
+                        .unwrap();
                     assert_eq!(got.bytes, expected, "{codec:?} v1 {n}");
                     assert_eq!(got.header_len, info.header_len);
                     assert_eq!(got.uncompressed_body, info.uncompressed_page_size);
@@ -336,9 +363,13 @@ mod tests {
                     let rep_len = asm.body.len();
                     rle::encode_levels(&def, 1, &mut asm.body);
                     let def_len = asm.body.len() - rep_len;
-                    asm.body.extend_from_slice(&values);
+                    // Values in the body, in `extra`, or split between the two.
+                    let split = [0, values.len() / 2, values.len()][n % 3];
+                    asm.body.extend_from_slice(&values[..split]);
                     let layout = BodyLayout { rep_len, def_len };
-                    let got = asm.finish_v2(fields(), layout, codec, with_crc).unwrap();
+                    let got = asm
+                        .finish_v2(fields(), layout, codec, with_crc, &values[split..])
+                        .unwrap();
                     assert_eq!(got.bytes, expected, "{codec:?} v2 {n}");
                     assert_eq!(got.compressed_body, info.compressed_page_size);
                 }
@@ -362,7 +393,9 @@ mod tests {
             encoding: Encoding::Plain,
             statistics: None,
         };
-        let page = asm.finish_v1(fields, Codec::Uncompressed, false).unwrap();
+        let page = asm
+            .finish_v1(fields, Codec::Uncompressed, false, &[])
+            .unwrap();
         assert_eq!(&page.bytes[page.header_len..], &asm.body[..]);
     }
 }
