@@ -115,7 +115,7 @@ pub struct ColumnWriter {
 pub(crate) struct FinishedChunk {
     /// The dictionary page, if any: the chunk's first bytes.
     pub bytes: Vec<u8>,
-    /// The data pages, in order, after `bytes`.
+    /// The data pages, in order, after `bytes` (a page may span several buffers).
     pub pages: Vec<Vec<u8>>,
     pub chunk: ColumnChunk,
     pub column_index: Option<ColumnIndex>,
@@ -737,19 +737,30 @@ impl ColumnWriter {
         } else {
             &[]
         };
+        // When they end the page uncompressed, they are not copied: their buffer itself is
+        // kept as the page's last part.
         let page = match self.s.page_version {
-            PageVersion::V1 => self
-                .assembler
-                .finish_v1(fields, self.s.codec, self.s.crc, extra)?,
+            PageVersion::V1 => {
+                self.assembler
+                    .finish_v1(fields, self.s.codec, self.s.crc, extra, true)?
+            }
             PageVersion::V2 => {
                 self.assembler
-                    .finish_v2(fields, layout, self.s.codec, self.s.crc, extra)?
+                    .finish_v2(fields, layout, self.s.codec, self.s.crc, extra, true)?
             }
         };
         let total_compressed = page.header_len + page.compressed_body;
         let total_uncompressed = page.header_len + page.uncompressed_body;
         self.pages_len += page.bytes.len();
         self.pages.push(page.bytes);
+        if page.extra_detached {
+            // The next page's values are likely about as many bytes.
+            let next = Vec::with_capacity(self.plain_values.len() + self.plain_values.len() / 8);
+            let mut values = core::mem::replace(&mut self.plain_values, next);
+            values.shrink_to_fit();
+            self.pages_len += values.len();
+            self.pages.push(values);
+        }
         self.records.push(PageRecord {
             offset,
             size: total_compressed,

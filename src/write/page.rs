@@ -49,7 +49,10 @@ pub(crate) struct BodyLayout {
 
 /// A finished page: its bytes and sizes.
 pub(crate) struct AssembledPage {
+    /// The page, or with `extra_detached` its start: the page goes on with the `extra`
+    /// bytes the caller passed, which it then writes after these from its own buffer.
     pub bytes: Vec<u8>,
+    pub extra_detached: bool,
     pub header_len: usize,
     pub compressed_body: usize,
     pub uncompressed_body: usize,
@@ -165,6 +168,7 @@ impl PageAssembler {
         codec: Codec,
         with_crc: bool,
         mut extra: &[u8],
+        detach: bool,
     ) -> Result<AssembledPage> {
         let compressed_len = if codec == Codec::Uncompressed {
             None
@@ -195,7 +199,15 @@ impl PageAssembler {
             None => [&self.body, extra],
             Some(n) => [self.compressed.get(..n).unwrap_or(&[]), &[]],
         };
-        assemble(&mut self.header, header, parts, uncompressed, with_crc)
+        let detach = detach && compressed_len.is_none() && !extra.is_empty();
+        assemble(
+            &mut self.header,
+            header,
+            parts,
+            uncompressed,
+            with_crc,
+            detach,
+        )
     }
 
     /// The page of `self.body` followed by `extra` (repetition levels, definition levels,
@@ -208,6 +220,7 @@ impl PageAssembler {
         codec: Codec,
         with_crc: bool,
         mut extra: &[u8],
+        detach: bool,
     ) -> Result<AssembledPage> {
         let levels_len = layout.rep_len + layout.def_len;
         if self.body.len() > levels_len && !extra.is_empty() {
@@ -248,23 +261,28 @@ impl PageAssembler {
             None => [levels, values],
             Some(n) => [levels, self.compressed.get(..n).unwrap_or(&[])],
         };
+        let detach = detach && compressed_len.is_none() && !extra.is_empty();
+        let uncompressed = levels_len + values_len;
         assemble(
             &mut self.header,
             header,
             parts,
-            levels_len + values_len,
+            uncompressed,
             with_crc,
+            detach,
         )
     }
 }
 
-/// Header (sizes and CRC filled in) then the body `parts`, in one buffer of exact size.
+/// Header (sizes and CRC filled in) then the body `parts`, in one buffer of exact size;
+/// with `detach_last`, without `parts[1]` (the caller writes it).
 fn assemble(
     header_buf: &mut Vec<u8>,
     mut header: PageHeader,
     parts: [&[u8]; 2],
     uncompressed: usize,
     with_crc: bool,
+    detach_last: bool,
 ) -> Result<AssembledPage> {
     let body_len = parts[0].len() + parts[1].len();
     header.uncompressed_page_size = size_i32(uncompressed)?;
@@ -284,12 +302,14 @@ fn assemble(
     }
     header_buf.clear();
     header.encode(header_buf);
-    let mut bytes = Vec::with_capacity(header_buf.len() + body_len);
+    let kept = if detach_last { &[][..] } else { parts[1] };
+    let mut bytes = Vec::with_capacity(header_buf.len() + parts[0].len() + kept.len());
     bytes.extend_from_slice(header_buf);
     bytes.extend_from_slice(parts[0]);
-    bytes.extend_from_slice(parts[1]);
+    bytes.extend_from_slice(kept);
     Ok(AssembledPage {
         bytes,
+        extra_detached: detach_last,
         header_len: header_buf.len(),
         compressed_body: body_len,
         uncompressed_body: uncompressed,
@@ -302,6 +322,15 @@ mod tests {
     use crate::encoding::rle;
     use crate::page::encode::{data_page_v1, data_page_v2, DataPage};
     use alloc::vec;
+
+    /// The page's bytes, with the detached `extra` after them.
+    fn joined(page: &AssembledPage, extra: &[u8]) -> Vec<u8> {
+        let mut v = page.bytes.clone();
+        if page.extra_detached {
+            v.extend_from_slice(extra);
+        }
+        v
+    }
 
     /// The assembler against `page::encode`'s reference functions, over both page versions,
     /// the codecs and the CRC, with pages of different sizes through one assembler (reused
@@ -349,10 +378,11 @@ mod tests {
                     rle::encode_levels_with_length(&def, 1, &mut asm.body);
                     let split = values.len() / 3;
                     asm.body.extend_from_slice(&values[..split]);
+                    let detach = n % 2 == 1;
                     let got = asm
-                        .finish_v1(fields(), codec, with_crc, &values[split..])
+                        .finish_v1(fields(), codec, with_crc, &values[split..], detach)
                         .unwrap();
-                    assert_eq!(got.bytes, expected, "{codec:?} v1 {n}");
+                    assert_eq!(joined(&got, &values[split..]), expected, "{codec:?} v1 {n}");
                     assert_eq!(got.header_len, info.header_len);
                     assert_eq!(got.uncompressed_body, info.uncompressed_page_size);
                     // V2.
@@ -368,9 +398,9 @@ mod tests {
                     asm.body.extend_from_slice(&values[..split]);
                     let layout = BodyLayout { rep_len, def_len };
                     let got = asm
-                        .finish_v2(fields(), layout, codec, with_crc, &values[split..])
+                        .finish_v2(fields(), layout, codec, with_crc, &values[split..], detach)
                         .unwrap();
-                    assert_eq!(got.bytes, expected, "{codec:?} v2 {n}");
+                    assert_eq!(joined(&got, &values[split..]), expected, "{codec:?} v2 {n}");
                     assert_eq!(got.compressed_body, info.compressed_page_size);
                 }
             }
@@ -394,7 +424,7 @@ mod tests {
             statistics: None,
         };
         let page = asm
-            .finish_v1(fields, Codec::Uncompressed, false, &[])
+            .finish_v1(fields, Codec::Uncompressed, false, &[], false)
             .unwrap();
         assert_eq!(&page.bytes[page.header_len..], &asm.body[..]);
     }
