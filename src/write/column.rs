@@ -494,6 +494,15 @@ impl ColumnWriter {
         self.page_stats.add_nulls(nulls as u64);
         if self.s.statistics {
             match idx {
+                // Integers: a branch-free min/max over the values beats marking their ids.
+                Some(_)
+                    if matches!(
+                        self.kind,
+                        StatKind::Int32 | StatKind::UInt32 | StatKind::Int64 | StatKind::UInt64
+                    ) =>
+                {
+                    self.page_stats.update(vals)?
+                }
                 Some(ids) => self.mark_seen(ids),
                 None => self.page_stats.update(vals)?,
             }
