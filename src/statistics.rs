@@ -405,6 +405,18 @@ impl StatisticsBuilder {
         }
     }
 
+    /// Takes byte-string values (BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY) into the min and max,
+    /// as [`StatisticsBuilder::update`] does with the same values: for callers whose values
+    /// are not in one buffer (entries of a dictionary picked by id). Ignored for kinds whose
+    /// values are not compared as bytes.
+    pub fn update_byte_strings<'a>(&mut self, values: impl Iterator<Item = &'a [u8]>) {
+        if matches!(self.kind, StatKind::Bytes | StatKind::Decimal) {
+            if let Some((l, h)) = bytes_min_max(self.kind, values) {
+                self.offer_bytes(l, h);
+            }
+        }
+    }
+
     /// Takes the non-null `values` into the min and max. Errors when their physical type
     /// does not fit the kind.
     pub fn update(&mut self, values: ValuesRef<'_>) -> Result<()> {
@@ -602,15 +614,37 @@ fn bytes_min_max<'a>(
             }
         }
     } else {
+        // Most comparisons are decided by the first 8 bytes: compare those as integers and
+        // the whole values only on a tie.
+        let (mut lo_k, mut hi_k) = (prefix_key(lo), prefix_key(hi));
         for x in it {
-            if x < lo {
+            let k = prefix_key(x);
+            if k < lo_k || (k == lo_k && x < lo) {
                 lo = x;
-            } else if x > hi {
+                lo_k = k;
+            } else if k > hi_k || (k == hi_k && x > hi) {
                 hi = x;
+                hi_k = k;
             }
         }
     }
     Some((lo, hi))
+}
+
+/// The first 8 bytes of `x` as a big-endian integer, zero-padded. For values `a`, `b`:
+/// `prefix_key(a) < prefix_key(b)` implies `a < b` (unsigned lexicographic order; at the
+/// first differing byte of the padded prefixes, a padding zero of the shorter value means it
+/// is a prefix of the other, and a prefix is smaller). Equal keys decide nothing.
+#[inline]
+fn prefix_key(x: &[u8]) -> u64 {
+    match x.first_chunk::<8>() {
+        Some(a) => u64::from_be_bytes(*a),
+        // Byte by byte: a variable-length copy would be a call per value.
+        None => x
+            .iter()
+            .enumerate()
+            .fold(0u64, |acc, (i, &b)| acc | (u64::from(b) << (56 - 8 * i))),
+    }
 }
 
 /// Truncates a minimum to at most `n` bytes (at a UTF-8 character boundary when it is
@@ -782,6 +816,30 @@ mod tests {
 
     fn strings(v: &[&str]) -> ByteArrays {
         v.iter().collect()
+    }
+
+    proptest::proptest! {
+        // The prefix-key comparison against plain slice order: short values, zero bytes
+        // and shared 8-byte prefixes are where a wrong key order would show.
+        #[test]
+        fn bytes_min_max_matches_slice_order(
+            raw in proptest::collection::vec(
+                proptest::collection::vec(proptest::prop_oneof![proptest::strategy::Just(0u8), 0u8..3, proptest::prelude::any::<u8>()], 0..12),
+                1..40,
+            ),
+        ) {
+            let shared: Vec<Vec<u8>> = raw
+                .iter()
+                .enumerate()
+                .map(|(i, v)| if i % 3 == 0 { [&b"prefix00"[..], v].concat() } else { v.clone() })
+                .collect();
+            for values in [&raw, &shared] {
+                let lo = values.iter().min().unwrap();
+                let hi = values.iter().max().unwrap();
+                let got = bytes_min_max(StatKind::Bytes, values.iter().map(|v| &v[..])).unwrap();
+                proptest::prop_assert_eq!((got.0, got.1), (&lo[..], &hi[..]));
+            }
+        }
     }
 
     #[test]

@@ -362,11 +362,15 @@ fn hash_bytes(b: &[u8]) -> u32 {
     }
     let r = chunks.remainder();
     if !r.is_empty() {
-        // Byte by byte: a variable-length copy would be a call per value.
-        let tail = r
-            .iter()
-            .rev()
-            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        let tail = match b.last_chunk::<8>() {
+            // The last 8 bytes, overlapping the last whole chunk: one load.
+            Some(a) => u64::from_le_bytes(*a),
+            // Byte by byte: a variable-length copy would be a call per value.
+            None => r
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+        };
         h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
     }
     (h >> 32) as u32
@@ -434,6 +438,73 @@ impl Table {
     }
 }
 
+/// One slot of a [`KeyTable`]: a value's bits and its id + 1 (0 when the slot is empty).
+#[derive(Debug, Clone, Copy, Default)]
+struct KeySlot {
+    key: u64,
+    id: u32,
+}
+
+/// An open-addressing hash table (linear probing, at most half full) from the bits of a
+/// value of up to 8 bytes (INT32, INT64, FLOAT, DOUBLE) to its dictionary entry id. The key is
+/// the value itself, so a probe compares in the slot and never reads the dictionary; floats
+/// are keyed by their bits (every NaN payload and `-0.0` an entry of its own).
+#[derive(Debug, Clone)]
+struct KeyTable {
+    slots: Vec<KeySlot>,
+    len: usize,
+}
+
+impl KeyTable {
+    fn new() -> Self {
+        KeyTable {
+            slots: alloc::vec![KeySlot::default(); 64],
+            len: 0,
+        }
+    }
+
+    /// The id of `key`, or the empty slot where it would go.
+    #[inline(always)]
+    fn find(&self, key: u64) -> core::result::Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut pos = hash_u64(key) as usize & mask;
+        // Terminates: the table is never more than half full.
+        loop {
+            let s = self.slots[pos];
+            if s.id == 0 {
+                return Err(pos);
+            }
+            if s.key == key {
+                return Ok(s.id - 1);
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn insert_at(&mut self, pos: usize, key: u64, id: u32) {
+        self.slots[pos] = KeySlot { key, id: id + 1 };
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let bigger = alloc::vec![KeySlot::default(); self.slots.len() * 2];
+        let old = core::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| s.id != 0) {
+            let mut pos = hash_u64(s.key) as usize & mask;
+            while self.slots[pos].id != 0 {
+                pos = (pos + 1) & mask;
+            }
+            self.slots[pos] = s;
+        }
+    }
+}
+
 /// Most entries a dictionary may hold: indices are decoded as u32 and run lengths as i32.
 const MAX_ENTRIES: usize = i32::MAX as usize;
 
@@ -447,7 +518,10 @@ pub struct DictionaryEncoder {
     dictionary: Values,
     plain_bytes: usize,
     max_dictionary_bytes: usize,
+    /// Byte-string values (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96), by hash.
     table: Table,
+    /// Values of up to 8 bytes, by their bits.
+    keys: KeyTable,
     indices: Vec<u32>,
 }
 
@@ -468,6 +542,7 @@ impl DictionaryEncoder {
             plain_bytes: 0,
             max_dictionary_bytes,
             table: Table::new(),
+            keys: KeyTable::new(),
             indices: Vec::new(),
         })
     }
@@ -483,6 +558,7 @@ impl DictionaryEncoder {
             plain_bytes,
             max_dictionary_bytes,
             table,
+            keys,
             indices,
         } = self;
         let mut budget = Budget {
@@ -490,26 +566,12 @@ impl DictionaryEncoder {
             max: *max_dictionary_bytes,
         };
         let taken = match (dictionary, values) {
-            (Values::Int32(d), ValuesRef::Int32(v)) => put_fixed(
-                table,
-                d,
-                v,
-                indices,
-                &mut budget,
-                4,
-                |x| hash_u64(*x as u32 as u64),
-                |a, b| a == b,
-            ),
-            (Values::Int64(d), ValuesRef::Int64(v)) => put_fixed(
-                table,
-                d,
-                v,
-                indices,
-                &mut budget,
-                8,
-                |x| hash_u64(*x as u64),
-                |a, b| a == b,
-            ),
+            (Values::Int32(d), ValuesRef::Int32(v)) => {
+                put_keyed(keys, d, v, indices, &mut budget, 4, |x| x as u32 as u64)
+            }
+            (Values::Int64(d), ValuesRef::Int64(v)) => {
+                put_keyed(keys, d, v, indices, &mut budget, 8, |x| x as u64)
+            }
             (Values::Int96(d), ValuesRef::Int96(v)) => put_fixed(
                 table,
                 d,
@@ -520,26 +582,12 @@ impl DictionaryEncoder {
                 |x| hash_bytes(x),
                 |a, b| a == b,
             ),
-            (Values::Float(d), ValuesRef::Float(v)) => put_fixed(
-                table,
-                d,
-                v,
-                indices,
-                &mut budget,
-                4,
-                |x| hash_u64(x.to_bits() as u64),
-                |a, b| a.to_bits() == b.to_bits(),
-            ),
-            (Values::Double(d), ValuesRef::Double(v)) => put_fixed(
-                table,
-                d,
-                v,
-                indices,
-                &mut budget,
-                8,
-                |x| hash_u64(x.to_bits()),
-                |a, b| a.to_bits() == b.to_bits(),
-            ),
+            (Values::Float(d), ValuesRef::Float(v)) => {
+                put_keyed(keys, d, v, indices, &mut budget, 4, |x| x.to_bits() as u64)
+            }
+            (Values::Double(d), ValuesRef::Double(v)) => {
+                put_keyed(keys, d, v, indices, &mut budget, 8, |x| x.to_bits())
+            }
             (Values::ByteArray(d), ValuesRef::ByteArray(v)) => {
                 put_bytes(table, d, v.iter(), indices, &mut budget, 4)
             }
@@ -624,6 +672,74 @@ impl Budget<'_> {
     }
 }
 
+/// `put` for values of up to 8 bytes, keyed by `key` (an injective map to their bits).
+fn put_keyed<T: Copy>(
+    table: &mut KeyTable,
+    dict: &mut Vec<T>,
+    values: &[T],
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+    size: usize,
+    key: impl Fn(T) -> u64,
+) -> usize {
+    // The previous value's key and id: a repeat skips the lookup.
+    let (mut prev_key, mut prev_id) = match values.first() {
+        // A key no value of this call can have before its first lookup.
+        Some(&v) => (!key(v), 0u32),
+        None => return 0,
+    };
+    let room = budget
+        .max
+        .saturating_sub(*budget.used)
+        .checked_div(size)
+        .unwrap_or(0)
+        .min(MAX_ENTRIES.saturating_sub(dict.len()));
+    if values.len() <= room {
+        // Every new value fits: no budget check per value, and the indices are written by a
+        // single extend of known length.
+        let before = dict.len();
+        indices.extend(values.iter().map(|&v| {
+            let k = key(v);
+            if k != prev_key {
+                prev_key = k;
+                prev_id = match table.find(k) {
+                    Ok(id) => id,
+                    Err(pos) => {
+                        let id = dict.len() as u32;
+                        dict.push(v);
+                        table.insert_at(pos, k, id);
+                        id
+                    }
+                };
+            }
+            prev_id
+        }));
+        *budget.used += (dict.len() - before) * size;
+        return values.len();
+    }
+    indices.reserve(values.len());
+    for (i, &v) in values.iter().enumerate() {
+        let k = key(v);
+        if k != prev_key {
+            prev_key = k;
+            prev_id = match table.find(k) {
+                Ok(id) => id,
+                Err(pos) => {
+                    if dict.len() >= MAX_ENTRIES || !budget.take(size) {
+                        return i;
+                    }
+                    let id = dict.len() as u32;
+                    dict.push(v);
+                    table.insert_at(pos, k, id);
+                    id
+                }
+            };
+        }
+        indices.push(prev_id);
+    }
+    values.len()
+}
+
 #[allow(clippy::too_many_arguments)]
 #[inline]
 fn put_fixed<T: Copy>(
@@ -678,7 +794,8 @@ fn put_bytes<'v>(
     let mut prev: Option<(&[u8], u32)> = None;
     for (k, v) in values.enumerate() {
         if let Some((p, id)) = prev {
-            if p == v {
+            // Lengths and first bytes before the whole comparison (a call).
+            if p.len() == v.len() && p.first() == v.first() && p == v {
                 indices.push(id);
                 continue;
             }
@@ -942,6 +1059,86 @@ mod tests {
     }
 
     proptest! {
+        // The encoder against a reference built on a BTreeMap of the values' bits: the same
+        // dictionary (first-seen order), the same ids, the same cut where the byte limit is
+        // reached, over several puts (the fast path and the per-value budget path).
+        #[test]
+        fn encoder_matches_btreemap_reference(
+            raw in proptest::collection::vec(any::<u64>(), 0..600),
+            spread in 1u64..300,
+            limit in prop_oneof![Just(usize::MAX), 0usize..2000],
+            splits in proptest::collection::vec(0usize..700, 0..4),
+        ) {
+            use alloc::collections::BTreeMap;
+            // Few distinct values (repeats and runs) plus the odd special float.
+            let bits: Vec<u64> = raw
+                .iter()
+                .map(|&r| match r % 7 {
+                    0 => r, // anything: NaN payloads, -0.0, huge ints
+                    1 => 0x8000_0000_0000_0000, // -0.0
+                    _ => r % spread,
+                })
+                .collect();
+            let mut cuts: Vec<usize> = splits.iter().map(|&s| s.min(bits.len())).collect();
+            cuts.push(0);
+            cuts.push(bits.len());
+            cuts.sort_unstable();
+            let i64s: Vec<i64> = bits.iter().map(|&b| b as i64).collect();
+            let i32s: Vec<i32> = bits.iter().map(|&b| (b ^ (b >> 32)) as i32).collect();
+            let f64s: Vec<f64> = bits.iter().map(|&b| f64::from_bits(b)).collect();
+            let f32s: Vec<f32> = bits.iter().map(|&b| f32::from_bits((b ^ (b >> 32)) as u32)).collect();
+            let cases: [(PhysicalType, Vec<u64>, usize, Values); 4] = [
+                (PhysicalType::Int64, bits.clone(), 8, Values::Int64(i64s)),
+                (PhysicalType::Int32, i32s.iter().map(|&x| x as u32 as u64).collect(), 4, Values::Int32(i32s)),
+                (PhysicalType::Double, bits.clone(), 8, Values::Double(f64s)),
+                (PhysicalType::Float, f32s.iter().map(|x| x.to_bits() as u64).collect(), 4, Values::Float(f32s)),
+            ];
+            for (pt, keys, size, values) in cases {
+                // Reference.
+                let mut map: BTreeMap<u64, u32> = BTreeMap::new();
+                let mut ref_dict: Vec<u64> = Vec::new();
+                let mut ref_ids: Vec<u32> = Vec::new();
+                let mut ref_taken = keys.len();
+                for (i, &k) in keys.iter().enumerate() {
+                    let id = match map.get(&k) {
+                        Some(&id) => id,
+                        None => {
+                            if (ref_dict.len() + 1) * size > limit {
+                                ref_taken = i;
+                                break;
+                            }
+                            map.insert(k, ref_dict.len() as u32);
+                            ref_dict.push(k);
+                            ref_dict.len() as u32 - 1
+                        }
+                    };
+                    ref_ids.push(id);
+                }
+                // Encoder, fed in pieces; it stops at the first put that does not take all.
+                let mut enc = DictionaryEncoder::new(pt, 0, limit).unwrap();
+                let mut taken = 0;
+                for w in cuts.windows(2) {
+                    let piece = values.as_ref().slice(w[0]..w[1]);
+                    let t = enc.put(piece).unwrap();
+                    taken += t;
+                    if t < piece.len() {
+                        break;
+                    }
+                }
+                prop_assert_eq!(taken, ref_taken);
+                prop_assert_eq!(enc.indices(), &ref_ids[..]);
+                let got: Vec<u64> = match enc.dictionary() {
+                    Values::Int64(d) => d.iter().map(|&x| x as u64).collect(),
+                    Values::Int32(d) => d.iter().map(|&x| x as u32 as u64).collect(),
+                    Values::Double(d) => d.iter().map(|x| x.to_bits()).collect(),
+                    Values::Float(d) => d.iter().map(|x| x.to_bits() as u64).collect(),
+                    _ => unreachable!(),
+                };
+                prop_assert_eq!(got, ref_dict);
+                prop_assert_eq!(enc.dictionary_plain_bytes(), enc.len() * size);
+            }
+        }
+
         #[test]
         fn roundtrip_all_types(raw in proptest::collection::vec(0u64..40, 0..300), wide: u64) {
             // Few distinct values, so entries repeat; `wide` spreads the bits.

@@ -27,12 +27,13 @@ use crate::format::{
     BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, Encoding, OffsetIndex,
     PageEncodingStats, PageLocation, PageType, PhysicalType, SizeStatistics,
 };
-use crate::page::encode::{data_page_v1, data_page_v2, dictionary_page, DataPage, PageInfo};
+use crate::page::encode::dictionary_page;
 use crate::schema::ColumnDescriptor;
 use crate::statistics::{compare, Scalar, StatKind, StatisticsBuilder};
 use crate::values::{Values, ValuesRef};
 
 use super::options::{ColumnSettings, PageVersion};
+use super::page::{BodyLayout, PageAssembler, PageFields};
 
 /// Levels per slice between page-full checks (pyarrow checks every 1024 values).
 pub const SLICE_LEVELS: usize = 1024;
@@ -59,6 +60,10 @@ pub struct ColumnWriter {
     page_rows: usize,
     page_nulls: usize,
     raw: Values,
+    /// PLAIN-encoded BYTE_ARRAY values of the open page, encoded as they arrive instead of
+    /// kept in `raw` (see `direct_plain`), and how many.
+    plain_values: Vec<u8>,
+    plain_count: usize,
     indices: Vec<u32>,
     page_stats: StatisticsBuilder,
     page_ba_bytes: i64,
@@ -103,14 +108,14 @@ pub struct ColumnWriter {
     def_hist: Vec<i64>,
     rep_hist: Vec<i64>,
     bloom_hashes: Vec<u64>,
-    scratch: Vec<u8>,
+    assembler: PageAssembler,
 }
 
 /// A finished column chunk, ready to be written at a known file offset.
 pub(crate) struct FinishedChunk {
     /// The dictionary page, if any: the chunk's first bytes.
     pub bytes: Vec<u8>,
-    /// The data pages, in order, after `bytes`.
+    /// The data pages, in order, after `bytes` (a page may span several buffers).
     pub pages: Vec<Vec<u8>>,
     pub chunk: ColumnChunk,
     pub column_index: Option<ColumnIndex>,
@@ -134,6 +139,8 @@ impl ColumnWriter {
         let hist = |max: u16| alloc::vec![0i64; if max > 0 { max as usize + 1 } else { 0 }];
         Ok(ColumnWriter {
             raw: Values::new(descr.physical_type, width),
+            plain_values: Vec::new(),
+            plain_count: 0,
             kind,
             width,
             def: Vec::new(),
@@ -174,7 +181,7 @@ impl ColumnWriter {
             def_hist: hist(descr.max_def_level),
             rep_hist: hist(descr.max_rep_level),
             bloom_hashes: Vec::new(),
-            scratch: Vec::new(),
+            assembler: PageAssembler::default(),
             s,
             descr,
         })
@@ -250,7 +257,7 @@ impl ColumnWriter {
                 &[][..]
             };
             let nv = if max_def > 0 {
-                d.iter().filter(|&&x| x == max_def).count()
+                count_eq(d, max_def)
             } else {
                 end - lv
             };
@@ -274,7 +281,7 @@ impl ColumnWriter {
         } else if self.dict_active {
             self.indices.len()
         } else {
-            self.raw.len()
+            self.raw.len() + self.plain_count
         }
     }
 
@@ -313,14 +320,19 @@ impl ColumnWriter {
                 rep.len()
             )));
         }
-        if let Some(&bad) = def.iter().find(|&&d| d > max_def) {
-            return Err(Error::out_of_range("definition level", bad as i64));
+        // A branch-free maximum first (vectorised): the search for the culprit only on error.
+        if max_of(def) > max_def {
+            if let Some(&bad) = def.iter().find(|&&d| d > max_def) {
+                return Err(Error::out_of_range("definition level", bad as i64));
+            }
         }
-        if let Some(&bad) = rep.iter().find(|&&r| r > max_rep) {
-            return Err(Error::out_of_range("repetition level", bad as i64));
+        if max_of(rep) > max_rep {
+            if let Some(&bad) = rep.iter().find(|&&r| r > max_rep) {
+                return Err(Error::out_of_range("repetition level", bad as i64));
+            }
         }
         let expected = if max_def > 0 {
-            def.iter().filter(|&&d| d == max_def).count()
+            count_eq(def, max_def)
         } else if max_rep > 0 {
             rep.len()
         } else {
@@ -438,8 +450,7 @@ impl ColumnWriter {
         if let ValuesRef::ByteArray(b) = rest {
             self.page_ba_bytes += b.total_bytes() as i64;
         }
-        self.push_raw(rest);
-        Ok(())
+        self.push_raw(rest)
     }
 
     /// Appends levels and values to the open page: as dictionary indices when `idx` is given,
@@ -461,19 +472,20 @@ impl ColumnWriter {
         };
         self.def.extend_from_slice(d);
         self.rep.extend_from_slice(r);
-        for &x in d {
-            self.page_def_hist[x as usize] += 1;
-        }
-        for &x in r {
-            self.page_rep_hist[x as usize] += 1;
-        }
-        self.page_rows += if self.descr.max_rep_level > 0 {
-            r.iter().filter(|&&x| x == 0).count()
+        // One pass per level array: the histogram also counts the values (levels at
+        // max_def_level) and the rows (repetition levels 0).
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let values_in_levels = if max_def > 0 {
+            let before = self.page_def_hist[max_def as usize];
+            add_to_histogram(&mut self.page_def_hist, d);
+            (self.page_def_hist[max_def as usize] - before) as usize
         } else {
             n
         };
-        let values_in_levels = if self.descr.max_def_level > 0 {
-            d.iter().filter(|&&x| x == self.descr.max_def_level).count()
+        self.page_rows += if max_rep > 0 {
+            let before = self.page_rep_hist[0];
+            add_to_histogram(&mut self.page_rep_hist, r);
+            (self.page_rep_hist[0] - before) as usize
         } else {
             n
         };
@@ -482,6 +494,15 @@ impl ColumnWriter {
         self.page_stats.add_nulls(nulls as u64);
         if self.s.statistics {
             match idx {
+                // Integers: a branch-free min/max over the values beats marking their ids.
+                Some(_)
+                    if matches!(
+                        self.kind,
+                        StatKind::Int32 | StatKind::UInt32 | StatKind::Int64 | StatKind::UInt64
+                    ) =>
+                {
+                    self.page_stats.update(vals)?
+                }
                 Some(ids) => self.mark_seen(ids),
                 None => self.page_stats.update(vals)?,
             }
@@ -491,7 +512,7 @@ impl ColumnWriter {
         }
         match idx {
             Some(i) => self.indices.extend_from_slice(i),
-            None => self.push_raw(vals),
+            None => self.push_raw(vals)?,
         }
         Ok(())
     }
@@ -524,10 +545,15 @@ impl ColumnWriter {
         if self.seen_ids.is_empty() {
             return Ok(());
         }
-        if let Some(dict) = &self.dict {
-            let mut entries = Values::new(self.descr.physical_type, self.width);
-            dictionary::gather(dict.dictionary().as_ref(), &self.seen_ids, &mut entries)?;
-            self.page_stats.update(entries.as_ref())?;
+        match self.dict.as_ref().map(|d| d.dictionary()) {
+            // Byte strings compared in place, not gathered into a copy first.
+            Some(Values::ByteArray(d))
+                if matches!(self.kind, StatKind::Bytes | StatKind::Decimal) =>
+            {
+                self.page_stats
+                    .update_byte_strings(self.seen_ids.iter().filter_map(|&id| d.get(id as usize)));
+            }
+            _ => self.settle_seen_gathered()?,
         }
         for &id in &self.seen_ids {
             if let Some(w) = self.seen_bits.get_mut(id as usize / 64) {
@@ -538,7 +564,17 @@ impl ColumnWriter {
         Ok(())
     }
 
-    fn push_raw(&mut self, vals: ValuesRef<'_>) {
+    /// `settle_seen`'s statistics update through a gather of the entries.
+    fn settle_seen_gathered(&mut self) -> Result<()> {
+        if let Some(dict) = &self.dict {
+            let mut entries = Values::new(self.descr.physical_type, self.width);
+            dictionary::gather(dict.dictionary().as_ref(), &self.seen_ids, &mut entries)?;
+            self.page_stats.update(entries.as_ref())?;
+        }
+        Ok(())
+    }
+
+    fn push_raw(&mut self, vals: ValuesRef<'_>) -> Result<()> {
         if self.s.bloom_filter.is_some() {
             for i in 0..vals.len() {
                 if let Some(h) = hash_value(vals, i) {
@@ -546,7 +582,20 @@ impl ColumnWriter {
                 }
             }
         }
+        if self.direct_plain() {
+            self.plain_count += vals.len();
+            return plain::encode(vals, &mut self.plain_values);
+        }
         self.raw.extend_from(vals);
+        Ok(())
+    }
+
+    /// Whether values that are not dictionary-encoded are PLAIN-encoded on arrival: BYTE_ARRAY
+    /// (a copy into `raw` and a pass at the page's end saved) written PLAIN.
+    fn direct_plain(&self) -> bool {
+        !self.dict_active
+            && self.s.encoding == Encoding::Plain
+            && self.descr.physical_type == PhysicalType::ByteArray
     }
 
     /// The dictionary is full: the open page's indices become values again and the rest of
@@ -558,6 +607,12 @@ impl ColumnWriter {
             dictionary::gather(dict.dictionary().as_ref(), &self.indices, &mut self.raw)?;
         }
         self.indices.clear();
+        if self.direct_plain() && !self.raw.is_empty() {
+            // The open page's values so far, before the ones still to come.
+            self.plain_count += self.raw.len();
+            plain::encode(self.raw.as_ref(), &mut self.plain_values)?;
+            self.raw.clear();
+        }
         Ok(())
     }
 
@@ -576,7 +631,7 @@ impl ColumnWriter {
                 Values::Int64(v) => v.len() * 8,
                 Values::Double(v) => v.len() * 8,
                 Values::Int96(v) => v.len() * 12,
-                Values::ByteArray(v) => v.data().len() + 4 * v.len(),
+                Values::ByteArray(v) => v.data().len() + 4 * v.len() + self.plain_values.len(),
                 Values::FixedLenByteArray(v) => v.data().len(),
             }
         };
@@ -607,16 +662,17 @@ impl ColumnWriter {
         self.page_rows >= self.s.max_rows_per_page || self.page_estimate() >= self.s.data_page_size
     }
 
-    fn encode_values(&mut self) -> Result<Encoding> {
-        self.scratch.clear();
+    /// Appends the open page's values, encoded, to `out`.
+    fn encode_values(&self, out: &mut Vec<u8>) -> Result<Encoding> {
         if self.dict_active {
             let entries = self.dict.as_ref().map_or(0, |d| d.len());
-            dictionary::encode_indices(&self.indices, entries, &mut self.scratch);
+            dictionary::encode_indices(&self.indices, entries, out);
             return Ok(Encoding::RleDictionary);
         }
         let v = self.raw.as_ref();
-        let out = &mut self.scratch;
         match self.s.encoding {
+            // Already encoded: `flush_page` passes `plain_values` to the page on its own.
+            Encoding::Plain if self.plain_count > 0 => {}
             Encoding::Plain => plain::encode(v, out)?,
             Encoding::Rle => match v {
                 ValuesRef::Boolean(b) => rle::encode_booleans(b, out),
@@ -638,37 +694,89 @@ impl ColumnWriter {
             return Ok(());
         }
         let num_non_null = levels - self.page_nulls;
-        let encoding = self.encode_values()?;
         let header_stats = (self.s.statistics && !self.s.page_index)
             .then(|| self.page_stats.to_format(self.s.statistics_truncate_length));
-        let page = DataPage {
+        // Levels, then values, straight into the reused body buffer.
+        let mut body = core::mem::take(&mut self.assembler.body);
+        body.clear();
+        let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let (wd, wr) = (
+            rle::bit_width(max_def as u64),
+            rle::bit_width(max_rep as u64),
+        );
+        let mut layout = BodyLayout {
+            rep_len: 0,
+            def_len: 0,
+        };
+        let encoded = match self.s.page_version {
+            PageVersion::V1 => {
+                if max_rep > 0 {
+                    rle::encode_levels_with_length(&self.rep, wr, &mut body);
+                }
+                if max_def > 0 {
+                    rle::encode_levels_with_length(&self.def, wd, &mut body);
+                }
+                self.encode_values(&mut body)
+            }
+            PageVersion::V2 => {
+                if max_rep > 0 {
+                    rle::encode_levels(&self.rep, wr, &mut body);
+                }
+                layout.rep_len = body.len();
+                if max_def > 0 {
+                    rle::encode_levels(&self.def, wd, &mut body);
+                }
+                layout.def_len = body.len() - layout.rep_len;
+                self.encode_values(&mut body)
+            }
+        };
+        self.assembler.body = body;
+        let encoding = encoded?;
+        let fields = PageFields {
             num_values: u32_of(levels)?,
             num_nulls: u32_of(self.page_nulls)?,
             num_rows: u32_of(self.page_rows)?,
             encoding,
-            rep_levels: &self.rep,
-            max_rep_level: self.descr.max_rep_level,
-            def_levels: &self.def,
-            max_def_level: self.descr.max_def_level,
-            values: &self.scratch,
             statistics: header_stats,
         };
         let offset = self.pages_len;
-        let mut buf = Vec::new();
-        let info: PageInfo = match self.s.page_version {
-            PageVersion::V1 => data_page_v1(&page, self.s.codec, self.s.crc, &mut buf)?,
-            PageVersion::V2 => data_page_v2(&page, self.s.codec, self.s.crc, &mut buf)?,
+        // Values PLAIN-encoded on arrival go to the page from their own buffer.
+        let extra: &[u8] = if !self.dict_active && self.plain_count > 0 {
+            &self.plain_values
+        } else {
+            &[]
         };
-        buf.shrink_to_fit();
-        self.pages_len += buf.len();
-        self.pages.push(buf);
+        // When they end the page uncompressed, they are not copied: their buffer itself is
+        // kept as the page's last part.
+        let page = match self.s.page_version {
+            PageVersion::V1 => {
+                self.assembler
+                    .finish_v1(fields, self.s.codec, self.s.crc, extra, true)?
+            }
+            PageVersion::V2 => {
+                self.assembler
+                    .finish_v2(fields, layout, self.s.codec, self.s.crc, extra, true)?
+            }
+        };
+        let total_compressed = page.header_len + page.compressed_body;
+        let total_uncompressed = page.header_len + page.uncompressed_body;
+        self.pages_len += page.bytes.len();
+        self.pages.push(page.bytes);
+        if page.extra_detached {
+            // The next page's values are likely about as many bytes.
+            let next = Vec::with_capacity(self.plain_values.len() + self.plain_values.len() / 8);
+            let mut values = core::mem::replace(&mut self.plain_values, next);
+            values.shrink_to_fit();
+            self.pages_len += values.len();
+            self.pages.push(values);
+        }
         self.records.push(PageRecord {
             offset,
-            size: info.total_compressed(),
+            size: total_compressed,
             first_row: self.num_rows,
         });
-        self.total_compressed += info.total_compressed() as i64;
-        self.total_uncompressed += info.total_uncompressed() as i64;
+        self.total_compressed += total_compressed as i64;
+        self.total_uncompressed += total_uncompressed as i64;
         if self.descr.max_def_level > 0 || self.descr.max_rep_level > 0 {
             push_unique(&mut self.encodings, Encoding::Rle);
         }
@@ -736,6 +844,8 @@ impl ColumnWriter {
         self.def.clear();
         self.rep.clear();
         self.raw.clear();
+        self.plain_values.clear();
+        self.plain_count = 0;
         self.indices.clear();
         Ok(())
     }
@@ -895,6 +1005,38 @@ impl ColumnWriter {
             offset_index,
             bloom,
         })
+    }
+}
+
+/// How many of `levels` equal `v`, in chunks the compiler vectorises.
+fn count_eq(levels: &[u16], v: u16) -> usize {
+    let mut chunks = levels.chunks_exact(64);
+    let mut total = 0;
+    for c in &mut chunks {
+        // At most 64 per chunk: no overflow in u16 lanes.
+        total += c.iter().map(|&x| u16::from(x == v)).sum::<u16>() as usize;
+    }
+    total + chunks.remainder().iter().filter(|&&x| x == v).count()
+}
+
+/// The largest of `levels`, 0 for none (vectorised).
+fn max_of(levels: &[u16]) -> u16 {
+    levels.iter().fold(0, |m, &x| m.max(x))
+}
+
+/// Adds `levels` to `hist` (one counter per level 0..=max, levels already checked against
+/// the max). Levels of at most 1 are counted without indexing.
+fn add_to_histogram(hist: &mut [i64], levels: &[u16]) {
+    if let [zeros, ones] = hist {
+        let k = count_eq(levels, 1);
+        *ones += k as i64;
+        *zeros += (levels.len() - k) as i64;
+        return;
+    }
+    for &x in levels {
+        if let Some(h) = hist.get_mut(x as usize) {
+            *h += 1;
+        }
     }
 }
 

@@ -55,6 +55,7 @@
 
 mod column;
 mod options;
+mod page;
 
 pub use column::{ColumnWriter, SLICE_LEVELS};
 pub use options::{
