@@ -11,7 +11,9 @@
 //!
 //! Memory is therefore a few pages per column plus one step of records, whatever the size of
 //! the row group; a single record larger than that (a list of millions of elements) is held
-//! whole, bounded by [`Limits::values_per_read`](crate::Limits::values_per_read).
+//! whole, and a column that would hold more than
+//! [`Limits::values_per_read`](crate::Limits::values_per_read) entries before its next page
+//! is an error.
 //!
 //! For example, with columns `id` (required, 3 pages of 2 values) and `tags.list.element`
 //! (max_rep_level 1; one page whose repetition levels are `0 1 0 0 1 1`, i.e. 3 records),
@@ -179,10 +181,21 @@ impl<'f> RowGroupRecords<'f> {
     }
 
     /// Decodes the next page of column `i` into its buffer.
+    ///
+    /// A column reads another page only while its records are incomplete, so its buffer
+    /// grows past a page or two only when one record spans many pages: the entries it holds
+    /// before reading are bounded by [`Limits::values_per_read`](crate::Limits) (a single
+    /// page is bounded by `values_per_page`, as for page-by-page reads).
     fn read_page(&mut self, i: usize, file: &FileReader<'_>) -> Result<()> {
-        let (Some(c), Some(data)) = (self.columns.get_mut(i), self.buffers.get_mut(i)) else {
+        let (Some(c), Some(data), Some(at)) = (
+            self.columns.get_mut(i),
+            self.buffers.get_mut(i),
+            self.at.get(i),
+        ) else {
             return Ok(());
         };
+        let held = level_count(data, c.max_def).saturating_sub(at.level);
+        file.limits().check_values_per_read(held as u64)?;
         let before = data.rep_levels.len();
         if !c.reader.append_page(data)? {
             c.done = true;
@@ -190,14 +203,7 @@ impl<'f> RowGroupRecords<'f> {
         }
         let new = data.rep_levels.get(before..).unwrap_or(&[]);
         c.starts += new.iter().filter(|&&r| r == 0).count();
-        // Spec: the entries held are bounded like a whole-chunk read.
-        let held: usize = self
-            .buffers
-            .iter()
-            .zip(&self.columns)
-            .map(|(d, c)| level_count(d, c.max_def))
-            .sum();
-        file.limits().check_values_per_read(held as u64)
+        Ok(())
     }
 
     /// Assembles the next records into `out`. Returns false once the row group is finished
@@ -216,7 +222,7 @@ impl<'f> RowGroupRecords<'f> {
             };
             let stuck = self.columns.get(least).is_none_or(|c| c.done);
             if target >= RECORDS_PER_STEP || (stuck && target > 0) {
-                self.assemble(schema, target, out)?;
+                self.assemble(schema, target.min(RECORDS_PER_STEP), out)?;
                 return Ok(true);
             }
             if stuck {
