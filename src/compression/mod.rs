@@ -338,6 +338,56 @@ pub fn compress(codec: Codec, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
     r
 }
 
+/// Compression with state kept from call to call, for a writer that compresses page after
+/// page: a ZSTD context and a Snappy encoder are made once, and the output buffer is reused.
+/// The bytes are those of [`compress`].
+///
+/// ```
+/// use parket::compression::{Codec, Compressor};
+/// let mut c = Compressor::default();
+/// let mut out = Vec::new();
+/// let n = c.compress(Codec::Uncompressed, b"page", &mut out)?;
+/// assert_eq!(&out[..n], b"page");
+/// # Ok::<(), parket::Error>(())
+/// ```
+#[derive(Default)]
+pub struct Compressor {
+    #[cfg(feature = "zstd")]
+    zstd: Option<zstd::Context>,
+    #[cfg(feature = "snappy")]
+    snappy: Option<snap::raw::Encoder>,
+}
+
+impl fmt::Debug for Compressor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Compressor").finish_non_exhaustive()
+    }
+}
+
+impl Compressor {
+    /// Writes the compression of `input` by `codec` at the start of `out` and returns its
+    /// length `n`: the result is `out[..n]`. Bytes of `out` past `n` are scratch (kept so
+    /// that a reused buffer is not zeroed again). Errors as [`compress`].
+    pub fn compress(&mut self, codec: Codec, input: &[u8], out: &mut Vec<u8>) -> Result<usize> {
+        codec.validate()?;
+        match codec {
+            #[cfg(feature = "zstd")]
+            Codec::Zstd { level } => zstd::compress_reusing(&mut self.zstd, input, level, out),
+            #[cfg(feature = "snappy")]
+            Codec::Snappy => snappy::compress_reusing(
+                self.snappy.get_or_insert_with(snap::raw::Encoder::new),
+                input,
+                out,
+            ),
+            _ => {
+                out.clear();
+                compress(codec, input, out)?;
+                Ok(out.len())
+            }
+        }
+    }
+}
+
 #[allow(unused_variables)]
 fn compress_inner(codec: Codec, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
     match codec {

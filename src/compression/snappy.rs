@@ -42,6 +42,30 @@ pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u
 
 /// Appends the Snappy stream of `input`.
 pub(super) fn compress(input: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    let start = out.len();
+    out.resize(start + bound(input)?, 0);
+    let n = compress_into(&mut snap::raw::Encoder::new(), input, &mut out[start..])?;
+    out.truncate(start + n);
+    Ok(())
+}
+
+/// Writes the Snappy stream of `input` at the start of `out`, with a reused `encoder`, and
+/// returns its length. `out` is grown to the bound and never shrunk, so a buffer reused from
+/// call to call is not zeroed again.
+pub(super) fn compress_reusing(
+    encoder: &mut snap::raw::Encoder,
+    input: &[u8],
+    out: &mut Vec<u8>,
+) -> Result<usize> {
+    let max = bound(input)?;
+    if out.len() < max {
+        out.resize(max, 0);
+    }
+    compress_into(encoder, input, out)
+}
+
+/// The most bytes the stream of `input` can take.
+fn bound(input: &[u8]) -> Result<usize> {
     let max = snap::raw::max_compress_len(input.len());
     if max == 0 && !input.is_empty() {
         return Err(Error::limit(
@@ -50,11 +74,11 @@ pub(super) fn compress(input: &[u8], out: &mut Vec<u8>) -> Result<()> {
             u32::MAX as u64,
         ));
     }
-    let start = out.len();
-    out.resize(start + max, 0);
-    let n = snap::raw::Encoder::new()
-        .compress(input, &mut out[start..])
-        .map_err(|_| Error::invalid_argument("SNAPPY compression failed"))?;
-    out.truncate(start + n);
-    Ok(())
+    Ok(max)
+}
+
+fn compress_into(encoder: &mut snap::raw::Encoder, input: &[u8], out: &mut [u8]) -> Result<usize> {
+    encoder
+        .compress(input, out)
+        .map_err(|_| Error::invalid_argument("SNAPPY compression failed"))
 }

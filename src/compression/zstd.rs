@@ -71,3 +71,30 @@ pub(super) fn compress(input: &[u8], level: i32, out: &mut Vec<u8>) -> Result<()
     out.extend_from_slice(&c);
     Ok(())
 }
+
+/// A compression context and the level it was made for, kept across calls.
+#[cfg(feature = "zstd")]
+pub(super) type Context = (i32, zstd::bulk::Compressor<'static>);
+
+/// Replaces the contents of `out` with the frame of `input` at `level`, with the context of
+/// `context` when it was made for that level (else a new one, kept there); returns its length.
+#[cfg(feature = "zstd")]
+pub(super) fn compress_reusing(
+    context: &mut Option<Context>,
+    input: &[u8],
+    level: i32,
+    out: &mut Vec<u8>,
+) -> Result<usize> {
+    let failed = |_| Error::invalid_argument("ZSTD compression failed");
+    let c = match context {
+        Some((l, c)) if *l == level => c,
+        _ => {
+            &mut context
+                .insert((level, zstd::bulk::Compressor::new(level).map_err(failed)?))
+                .1
+        }
+    };
+    out.clear();
+    out.reserve(zstd::zstd_safe::compress_bound(input.len()));
+    c.compress_to_buffer(input, out).map_err(failed)
+}

@@ -25,7 +25,7 @@
 use alloc::vec::Vec;
 
 use crate::bytes::crc32::crc32;
-use crate::compression::Codec;
+use crate::compression::{Codec, Compressor};
 use crate::error::{Error, Result};
 use crate::format::{DataPageHeader, DataPageHeaderV2, Encoding, PageHeader, PageType, Statistics};
 
@@ -65,10 +65,8 @@ pub(crate) struct PageAssembler {
     pub body: Vec<u8>,
     compressed: Vec<u8>,
     header: Vec<u8>,
-    #[cfg(feature = "zstd")]
-    zstd: Option<(i32, zstd::bulk::Compressor<'static>)>,
-    #[cfg(feature = "snappy")]
-    snappy: Option<snap::raw::Encoder>,
+    /// Codec state kept across pages (a ZSTD context, a Snappy encoder).
+    compressor: Compressor,
 }
 
 impl core::fmt::Debug for PageAssembler {
@@ -88,59 +86,6 @@ fn count(n: u32) -> Result<i32> {
 }
 
 impl PageAssembler {
-    /// Compresses `input` into `self.compressed` (replacing its contents); returns the
-    /// compressed length. The codecs with state worth keeping reuse it.
-    fn compress(
-        compressed: &mut Vec<u8>,
-        #[cfg(feature = "zstd")] zstd: &mut Option<(i32, zstd::bulk::Compressor<'static>)>,
-        #[cfg(feature = "snappy")] snappy: &mut Option<snap::raw::Encoder>,
-        codec: Codec,
-        input: &[u8],
-    ) -> Result<usize> {
-        match codec {
-            #[cfg(feature = "zstd")]
-            Codec::Zstd { level } => {
-                codec.validate()?;
-                let c = match zstd {
-                    Some((l, c)) if *l == level => c,
-                    _ => {
-                        let c = zstd::bulk::Compressor::new(level)
-                            .map_err(|_| Error::invalid_argument("ZSTD compression failed"))?;
-                        &mut zstd.insert((level, c)).1
-                    }
-                };
-                compressed.clear();
-                compressed.reserve(zstd::zstd_safe::compress_bound(input.len()));
-                c.compress_to_buffer(input, compressed)
-                    .map_err(|_| Error::invalid_argument("ZSTD compression failed"))
-            }
-            #[cfg(feature = "snappy")]
-            Codec::Snappy => {
-                let max = snap::raw::max_compress_len(input.len());
-                if max == 0 && !input.is_empty() {
-                    return Err(Error::limit(
-                        "SNAPPY input size",
-                        input.len() as u64,
-                        u32::MAX as u64,
-                    ));
-                }
-                // Kept at its largest length: no zeroing of the output per page.
-                if compressed.len() < max {
-                    compressed.resize(max, 0);
-                }
-                snappy
-                    .get_or_insert_with(snap::raw::Encoder::new)
-                    .compress(input, &mut compressed[..max])
-                    .map_err(|_| Error::invalid_argument("SNAPPY compression failed"))
-            }
-            _ => {
-                compressed.clear();
-                crate::compression::compress(codec, input, compressed)?;
-                Ok(compressed.len())
-            }
-        }
-    }
-
     /// Compresses `self.body[from..]`, or `extra` when given.
     fn compress_range(&mut self, codec: Codec, from: usize, extra: &[u8]) -> Result<usize> {
         let input = if extra.is_empty() {
@@ -148,15 +93,7 @@ impl PageAssembler {
         } else {
             extra
         };
-        Self::compress(
-            &mut self.compressed,
-            #[cfg(feature = "zstd")]
-            &mut self.zstd,
-            #[cfg(feature = "snappy")]
-            &mut self.snappy,
-            codec,
-            input,
-        )
+        self.compressor.compress(codec, input, &mut self.compressed)
     }
 
     /// The page of `self.body` followed by `extra` (levels, each with its 4-byte length, then
