@@ -1,6 +1,6 @@
 //! Records streamed page by page: [`FileReader::records`](super::FileReader::records).
 //!
-//! Record assembly ([`crate::levels::assemble`]) needs, for every selected column, the entries
+//! Record assembly ([`mod@crate::levels::assemble`]) needs, for every selected column, the entries
 //! of a record up to the first entry of the next record (repetition level 0) or the end of
 //! the chunk. So each column keeps a buffer of decoded pages and a count of the record starts
 //! it holds; a column's records are complete up to its last buffered start (all of them once
