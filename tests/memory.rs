@@ -9,8 +9,6 @@
 //! (`cargo test --test memory -- --nocapture`).
 #![cfg(all(feature = "std", feature = "write"))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use parket::compression::Codec;
@@ -20,60 +18,12 @@ use parket::schema::Schema;
 use parket::values::ValuesRef;
 use parket::write::{FileWriter, WriteOptions};
 
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn added(size: usize) {
-    let now = CURRENT.fetch_add(size, Relaxed) + size;
-    PEAK.fetch_max(now, Relaxed);
-}
-
-// SAFETY: every call forwards to `System` with the caller's layout; the counters are atomics.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            added(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            added(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            let old = layout.size();
-            if new_size > old {
-                added(new_size - old);
-            } else {
-                CURRENT.fetch_sub(old - new_size, Relaxed);
-            }
-        }
-        p
-    }
-}
+#[path = "common/counting.rs"]
+mod counting;
+use counting::measured;
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Runs `f`; returns its result and the peak heap above the start, in bytes.
-fn measured<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = CURRENT.load(Relaxed);
-    PEAK.store(before, Relaxed);
-    let r = f();
-    (r, PEAK.load(Relaxed).saturating_sub(before))
-}
+static ALLOCATOR: counting::Counting = counting::Counting;
 
 const MB: usize = 1 << 20;
 

@@ -19,9 +19,8 @@
     feature = "gzip"
 ))]
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use parket::compression::Codec;
@@ -32,124 +31,14 @@ use parket::schema::Schema;
 use parket::write::{FileWriter, PageVersion, WriteOptions};
 use parket::Limits;
 
-// ---------------------------------------------------------------------------------------
-// The counting allocator.
-
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-/// Allocations that would take the bytes in use past this are refused.
-static CAP: AtomicUsize = AtomicUsize::new(usize::MAX);
-/// The mutant being read (file ordinal, seed), for the message when the cap is hit.
-static NOW_FILE: AtomicU64 = AtomicU64::new(u64::MAX);
-static NOW_SEED: AtomicU64 = AtomicU64::new(u64::MAX);
-
-const GIB: usize = 1 << 30;
-
-fn over_cap(size: usize) -> bool {
-    let now = CURRENT.load(Relaxed);
-    if now.saturating_add(size) <= CAP.load(Relaxed) {
-        return false;
-    }
-    // No allocation here: digits into a stack buffer, then one write to stderr.
-    let mut buf = [0u8; 160];
-    let mut n = 0;
-    for part in [
-        &b"mutation test: allocation over the 1 GiB cap: file #"[..],
-        b"",
-        b" seed ",
-        b"",
-        b" size ",
-        b"",
-        b"\n",
-    ]
-    .iter()
-    .enumerate()
-    {
-        let (i, text) = part;
-        let num = match i {
-            1 => Some(NOW_FILE.load(Relaxed)),
-            3 => Some(NOW_SEED.load(Relaxed)),
-            5 => Some(size as u64),
-            _ => None,
-        };
-        for &b in text.iter() {
-            buf[n] = b;
-            n += 1;
-        }
-        if let Some(mut v) = num {
-            let mut digits = [0u8; 20];
-            let mut k = 0;
-            loop {
-                digits[k] = b'0' + (v % 10) as u8;
-                k += 1;
-                v /= 10;
-                if v == 0 {
-                    break;
-                }
-            }
-            while k > 0 {
-                k -= 1;
-                buf[n] = digits[k];
-                n += 1;
-            }
-        }
-    }
-    let _ = std::io::Write::write_all(&mut std::io::stderr(), &buf[..n]);
-    true
-}
-
-fn added(size: usize) {
-    let now = CURRENT.fetch_add(size, Relaxed) + size;
-    PEAK.fetch_max(now, Relaxed);
-}
-
-// SAFETY: every call forwards to `System` with the caller's layout; the counters are atomics.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if over_cap(layout.size()) {
-            return std::ptr::null_mut();
-        }
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            added(layout.size());
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        if over_cap(layout.size()) {
-            return std::ptr::null_mut();
-        }
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            added(layout.size());
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        CURRENT.fetch_sub(layout.size(), Relaxed);
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let old = layout.size();
-        if new_size > old && over_cap(new_size - old) {
-            return std::ptr::null_mut();
-        }
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            if new_size > old {
-                added(new_size - old);
-            } else {
-                CURRENT.fetch_sub(old - new_size, Relaxed);
-            }
-        }
-        p
-    }
-}
+#[path = "common/counting.rs"]
+mod counting;
+use counting::{measured, CAP, CURRENT, FILE as NOW_FILE, PEAK, SEED as NOW_SEED};
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: counting::Counting = counting::Counting;
+
+const GIB: usize = 1 << 30;
 
 // ---------------------------------------------------------------------------------------
 // A seeded PRNG (SplitMix64).
@@ -843,14 +732,6 @@ fn null_run_file(n: i32) -> Vec<u8> {
     out.extend_from_slice(&(footer.len() as u32).to_le_bytes());
     out.extend_from_slice(b"PAR1");
     out
-}
-
-/// Peak heap (bytes above the start) and the result of `f`.
-fn measured<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = CURRENT.load(Relaxed);
-    PEAK.store(before, Relaxed);
-    let r = f();
-    (r, PEAK.load(Relaxed) - before)
 }
 
 /// Hostile pages with the *default* limits: a run of 2^30 nulls in 26 bytes.
