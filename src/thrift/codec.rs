@@ -310,24 +310,14 @@ pub fn __read_field<T: Codec>(
     slot: &mut Option<T>,
     ctx: &'static Ctx,
 ) -> Result<()> {
-    if !T::accepts(wire) {
-        // Seen in the wild: a pre-release parquet-java wrote field 15 of ColumnMetaData as a
-        // list of structs, where the released IDL has `i32 bloom_filter_length`
-        // (dict-page-offset-zero.parquet). A field whose wire type does not match the IDL is
-        // skipped, as Thrift's generated code does; if it was required, the struct then fails
-        // as missing it.
-        return r.skip(wire);
-    }
-    *slot = Some(T::read_field(r, wire, *ctx)?);
-    Ok(())
+    __read_field_inline(r, wire, slot, ctx)
 }
 
-/// [`__read_field`] inlined into its caller. Builds for size (`cfg(parket_opt_size)`) read
-/// the fields of struct type with it: each struct type is the type of few fields, so its
-/// decoder is inlined where it is used instead of standing alone as `__read_field::<S>` with
-/// its own frame and unwind table entry. The same body; a property test compares the two.
+/// The body of [`__read_field`], inlined into its caller. Builds for size
+/// (`cfg(parket_opt_size)`) read the fields of struct type with it: each struct type is the
+/// type of few fields, so its decoder is inlined where it is used instead of standing alone as
+/// `__read_field::<S>` with its own frame and unwind table entry.
 #[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
 #[inline(always)]
 pub fn __read_field_inline<T: Codec>(
     r: &mut Reader<'_>,
@@ -336,6 +326,11 @@ pub fn __read_field_inline<T: Codec>(
     ctx: &'static Ctx,
 ) -> Result<()> {
     if !T::accepts(wire) {
+        // Seen in the wild: a pre-release parquet-java wrote field 15 of ColumnMetaData as a
+        // list of structs, where the released IDL has `i32 bloom_filter_length`
+        // (dict-page-offset-zero.parquet). A field whose wire type does not match the IDL is
+        // skipped, as Thrift's generated code does; if it was required, the struct then fails
+        // as missing it.
         return r.skip(wire);
     }
     *slot = Some(T::read_field(r, wire, *ctx)?);

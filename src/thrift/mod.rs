@@ -63,7 +63,6 @@ pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup
 #[doc(hidden)]
 pub use codec::__read_field;
 #[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
 pub use codec::__read_field_inline;
 pub(crate) use codec::{__field_ty, __is_required, __take, __write, thrift_struct};
 pub use codec::{
