@@ -58,16 +58,7 @@ fn time_unit(u: &mut Unstructured<'_>) -> Result<TimeUnit> {
 
 fn leaf(u: &mut Unstructured<'_>) -> Result<Leaf> {
     use PhysicalType as P;
-    let physical = *u.choose(&[
-        P::Boolean,
-        P::Int32,
-        P::Int64,
-        P::Int96,
-        P::Float,
-        P::Double,
-        P::ByteArray,
-        P::FixedLenByteArray,
-    ])?;
+    let physical = *u.choose(P::ALL)?;
     let mut length = 0;
     let mut converted = None;
     let annotate = u.ratio(1, 2)?;

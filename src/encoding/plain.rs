@@ -271,17 +271,8 @@ pub fn fuzz_decode(data: &[u8]) {
     let [t, n0, n1, width, input @ ..] = data else {
         return;
     };
-    let types = [
-        P::Boolean,
-        P::Int32,
-        P::Int64,
-        P::Int96,
-        P::Float,
-        P::Double,
-        P::ByteArray,
-        P::FixedLenByteArray,
-    ];
-    let pt = types[(*t % 8) as usize];
+    // The 8 physical types in their Thrift order.
+    let pt = P::ALL[*t as usize % P::ALL.len()];
     let num_values = u16::from_le_bytes([*n0, *n1]) as usize;
     let mut out = Values::new(pt, (*width % 16) as usize);
     let Ok(used) = decode(input, num_values, &mut out) else {
