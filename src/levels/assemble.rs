@@ -84,9 +84,20 @@ pub fn assemble(schema: &Schema, columns: &[LeafData]) -> Result<Vec<Value>> {
     let mut starts = alloc::vec![Position::default(); columns.len()];
     let mut records = Vec::new();
     assemble_records(schema, columns, &mut starts, usize::MAX, &mut records)?;
+    check_all_assembled(schema, columns, &starts)?;
+    Ok(records)
+}
+
+/// Once the last record is assembled, every column must be at its end: `ends` (from
+/// [`assemble_records`]) past every level entry and every value.
+pub(crate) fn check_all_assembled(
+    schema: &Schema,
+    columns: &[LeafData],
+    ends: &[Position],
+) -> Result<()> {
     for (i, c) in columns.iter().enumerate() {
         let levels = level_count(c, schema.column(i).map_or(0, |d| d.max_def_level));
-        let end = starts.get(i).copied().unwrap_or_default();
+        let end = ends.get(i).copied().unwrap_or_default();
         if end.level < levels {
             return Err(err_in(
                 schema,
@@ -102,7 +113,7 @@ pub fn assemble(schema: &Schema, columns: &[LeafData]) -> Result<Vec<Value>> {
             ));
         }
     }
-    Ok(records)
+    Ok(())
 }
 
 /// Where a column's next record starts: its level position and its value position.

@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
-use crate::levels::assemble::{assemble_records, level_count, Position};
+use crate::levels::assemble::{assemble_records, check_all_assembled, level_count, Position};
 use crate::levels::LeafData;
 use crate::record::Value;
 use crate::schema::Schema;
@@ -257,22 +257,7 @@ impl<'f> RowGroupRecords<'f> {
                 self.read_page(i, file)?;
             }
         }
-        let columns = self.columns.iter().zip(&self.buffers).zip(&self.at);
-        for (i, ((c, data), at)) in columns.enumerate() {
-            let problem = if level_count(data, c.max_def) > at.level {
-                "columns disagree on the number of records"
-            } else if data.values.len() > at.value {
-                "values left over after the last definition level"
-            } else {
-                continue;
-            };
-            let e = Error::out_of_spec(problem);
-            return Err(match schema.column(i) {
-                Some(d) => e.in_column(&d.path_string()),
-                None => e,
-            });
-        }
-        Ok(())
+        check_all_assembled(schema, &self.buffers, &self.at)
     }
 }
 
