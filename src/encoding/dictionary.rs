@@ -52,7 +52,7 @@
 
 use alloc::vec::Vec;
 
-use crate::bytes::Cursor;
+use crate::bytes::{extend_short, Cursor, SHORT};
 use crate::encoding::rle;
 use crate::error::{Error, Result};
 use crate::format::PhysicalType;
@@ -291,8 +291,8 @@ fn gather_runs_bytes(
             }
             rle::Run::Packed(indices) => {
                 // Offsets first (a miss is remembered and reported after the run), then the
-                // bytes: entries of up to 16 bytes are copied as 16 fixed bytes into slack at
-                // the end of the buffer (no call per value), the rest by length.
+                // bytes, each entry by `extend_short` (a fixed-size block for a short entry,
+                // whose slack is reserved with the run).
                 let (base, first) = (data.len(), offsets.len());
                 let mut pos = base;
                 let mut miss = false;
@@ -307,23 +307,13 @@ fn gather_runs_bytes(
                     offsets.truncate(first);
                     return check_max(indices, len);
                 }
-                data.resize(pos + 16, 0);
-                let mut start = base;
+                data.reserve(pos - base + SHORT);
                 for (&i, &end) in indices.iter().zip(offsets.get(first..).unwrap_or(&[])) {
-                    // Every index was found above.
+                    // Every index was found above, so `s..s + l` is inside the dictionary.
                     let s = d_offsets.get(i as usize).copied().unwrap_or(0);
-                    let l = end - start;
-                    let (src, dst) = if l <= 16 && s + 16 <= d_data.len() {
-                        (d_data.get(s..s + 16), data.get_mut(start..start + 16))
-                    } else {
-                        (d_data.get(s..s + l), data.get_mut(start..end))
-                    };
-                    if let (Some(src), Some(dst)) = (src, dst) {
-                        dst.copy_from_slice(src);
-                    }
-                    start = end;
+                    let l = end - data.len();
+                    let _ = extend_short(data, d_data.get(s..).unwrap_or(&[]), l);
                 }
-                data.truncate(pos);
             }
         }
         Ok(())

@@ -42,8 +42,8 @@
 //! Decoders never panic, for any input, and allocate no more than the input justifies: every
 //! fixed-width count is checked against the bytes that remain before reserving, and
 //! `num_values` byte arrays need at least `4 * num_values` bytes of length prefixes. A page of
-//! byte arrays costs two allocations (offsets, then data, sized by a first pass over the
-//! length prefixes). Floats keep their bits (NaN payloads, `-0.0`).
+//! byte arrays costs at most two allocations (offsets, and data sized by the bytes left after
+//! the length prefixes). Floats keep their bits (NaN payloads, `-0.0`).
 //!
 //! BOOLEAN values are bit-packed from the start of `input`, so a caller that decodes one page
 //! in several calls must split it at multiples of 8 values (or decode it whole); the same holds
@@ -51,6 +51,7 @@
 
 use alloc::vec::Vec;
 
+use crate::bytes::{extend_short, SHORT};
 use crate::error::{Error, Result};
 use crate::values::{ByteArrays, Values, ValuesRef};
 
@@ -159,54 +160,51 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
 
 /// Spec: BYTE_ARRAY is a 4-byte little-endian length followed by the bytes.
 ///
-/// Two passes: the first walks the length prefixes, checking each against the bytes that
-/// remain and recording the offsets; the second copies the bytes into a buffer reserved once.
+/// One pass: each length prefix is checked against the bytes that remain, then its value is
+/// appended by [`extend_short`]. The values' bytes cannot exceed the input left after the
+/// `num_values` prefixes, so the data buffer is reserved once, with the [`SHORT`] bytes of slack
+/// `extend_short`'s block copies need.
 fn decode_byte_array(input: &[u8], num_values: usize, out: &mut ByteArrays) -> Result<usize> {
     // Spec: every value has a 4-byte length prefix, so `num_values` values need at least
     // 4 * num_values bytes: checked before reserving anything.
-    if num_values.checked_mul(4).is_none_or(|n| n > input.len()) {
+    let Some(room) = num_values
+        .checked_mul(4)
+        .and_then(|n| input.len().checked_sub(n))
+    else {
         return Err(Error::truncated(
             "PLAIN BYTE_ARRAY length prefixes",
             (num_values as u128 * 4).min(u64::MAX as u128) as u64,
             input.len() as u64,
         ));
-    }
+    };
     let (offsets, data) = out.parts_mut();
-    let first = offsets.len();
-    let base = data.len();
+    let (first, base) = (offsets.len(), data.len());
     offsets.reserve(num_values);
+    data.reserve(room + SHORT);
     let mut pos = 0usize;
-    let mut total = 0usize;
     for _ in 0..num_values {
         let rest = input.get(pos..).unwrap_or(&[]);
-        let Some(prefix) = rest.first_chunk::<4>() else {
+        let Some((prefix, tail)) = rest.split_first_chunk::<4>() else {
             offsets.truncate(first);
+            data.truncate(base);
             return Err(
                 Error::truncated("BYTE_ARRAY length prefix", 4, rest.len() as u64)
                     .at_offset(pos as u64),
             );
         };
         let len = u32::from_le_bytes(*prefix) as usize;
-        if len > rest.len() - 4 {
+        if len > tail.len() {
             offsets.truncate(first);
+            data.truncate(base);
             return Err(
-                Error::truncated("BYTE_ARRAY value", len as u64, (rest.len() - 4) as u64)
+                Error::truncated("BYTE_ARRAY value", len as u64, tail.len() as u64)
                     .at_offset(pos as u64 + 4),
             );
-        }
+        };
+        // The length was checked above.
+        let _ = extend_short(data, tail, len);
+        offsets.push(data.len());
         pos += 4 + len;
-        total += len;
-        offsets.push(base + total);
-    }
-    data.reserve(total);
-    let mut pos = 0usize;
-    let mut start = base;
-    for &end in &offsets[first..] {
-        let len = end - start;
-        // The first pass checked every range.
-        data.extend_from_slice(input.get(pos + 4..pos + 4 + len).unwrap_or(&[]));
-        pos += 4 + len;
-        start = end;
     }
     Ok(pos)
 }
@@ -403,6 +401,46 @@ mod tests {
         #[test]
         fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..300)) {
             fuzz_decode(&data);
+        }
+
+        #[test]
+        fn byte_arrays_match_a_naive_decoder(
+            lens in proptest::collection::vec(0usize..70, 0..40),
+            fill in any::<u8>(),
+            cut in 0usize..3000,
+            extra in 0usize..3,
+        ) {
+            // Length prefixes from `lens` (some above SHORT), bodies of `fill`, cut short at
+            // `cut`; decode `lens.len() + extra` values, so some inputs run out.
+            let mut input = Vec::new();
+            for &l in &lens {
+                input.extend((l as u32).to_le_bytes());
+                input.extend(core::iter::repeat_n(fill.wrapping_add(l as u8), l));
+            }
+            input.truncate(cut);
+            let n = lens.len() + extra;
+            // The reference: one value at a time, nothing kept on error.
+            let mut naive = Vec::new();
+            let mut pos = 0;
+            let mut ok = true;
+            for _ in 0..n {
+                let Some(p) = input.get(pos..pos + 4) else { ok = false; break };
+                let l = u32::from_le_bytes(p.try_into().unwrap()) as usize;
+                let Some(v) = input.get(pos + 4..pos + 4 + l) else { ok = false; break };
+                naive.push(v.to_vec());
+                pos += 4 + l;
+            }
+            let mut out = Values::ByteArray(["kept"].into_iter().collect());
+            let got = decode(&input, n, &mut out);
+            let mut expected: Vec<Vec<u8>> = vec![b"kept".to_vec()];
+            if ok {
+                prop_assert_eq!(got.unwrap(), pos);
+                expected.extend(naive);
+            } else {
+                prop_assert!(got.is_err());
+            }
+            let expected: ByteArrays = expected.iter().collect();
+            prop_assert_eq!(out, Values::ByteArray(expected));
         }
 
         #[test]
