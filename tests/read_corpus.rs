@@ -15,7 +15,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 
 use parket::levels::LeafData;
-use parket::read::FileReader;
+use parket::read::{ChunkBuffers, FileReader};
 use parket::values::{Values, ValuesRef};
 use parket::{Error, ErrorKind, Limits};
 
@@ -314,13 +314,19 @@ fn same_file(a: &[Vec<LeafData>], b: &[Vec<LeafData>]) -> bool {
             .all(|(x, y)| x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_leaf(p, q)))
 }
 
-/// Reads every chunk through `next_batch(7)` and glues the batches back together.
-fn read_batched(file: &FileReader<'_>) -> Vec<Vec<LeafData>> {
+/// Reads every chunk through `next_batch(7)` and glues the batches back together. With
+/// `reuse`, every chunk decodes into the buffers the one before it used.
+fn read_batched(file: &FileReader<'_>, reuse: bool) -> Vec<Vec<LeafData>> {
     let mut out = Vec::new();
+    let mut buffers = ChunkBuffers::default();
     for rg in 0..file.num_row_groups() {
         let mut cols = Vec::new();
         for c in 0..file.schema().columns().len() {
-            let mut chunk = file.column_chunk(rg, c).unwrap();
+            let mut chunk = match reuse {
+                true => file.column_chunk_with(rg, c, std::mem::take(&mut buffers)),
+                false => file.column_chunk(rg, c),
+            }
+            .unwrap();
             let mut leaf = chunk.column().new_leaf_data();
             while let Some(b) = chunk.next_batch(7).unwrap() {
                 assert!(b.len() <= 7 && !b.is_empty());
@@ -328,6 +334,7 @@ fn read_batched(file: &FileReader<'_>) -> Vec<Vec<LeafData>> {
                 leaf.rep_levels.extend_from_slice(b.rep_levels());
                 assert!(leaf.values.extend_from(b.values()));
             }
+            buffers = chunk.into_buffers();
             cols.push(leaf);
         }
         out.push(cols);
@@ -364,13 +371,24 @@ fn check_file(name: &str, expect: Expect) {
             let total: i64 = file.metadata().row_groups.iter().map(|r| r.num_rows).sum();
             assert_eq!(total, rows, "{name}: rows");
             let all = read_everything(&file).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(same_file(&all, &read_batched(&file)), "{name}: batches");
+            assert!(
+                same_file(&all, &read_batched(&file, false)),
+                "{name}: batches"
+            );
+            assert!(
+                same_file(&all, &read_batched(&file, true)),
+                "{name}: batches in reused buffers"
+            );
             // Read + Seek, whole reads and one byte per call.
             let cursor = FileReader::new(std::io::Cursor::new(bytes.as_slice()))
                 .unwrap()
                 .verify_crc(matches!(expect, Rows(..)));
             let via_cursor = read_everything(&cursor).unwrap();
             assert!(same_file(&all, &via_cursor), "{name}: Cursor differs");
+            assert!(
+                same_file(&all, &read_batched(&cursor, true)),
+                "{name}: Cursor batches in reused buffers"
+            );
             let one = FileReader::new(OneByte(std::io::Cursor::new(bytes.as_slice())))
                 .unwrap()
                 .verify_crc(matches!(expect, Rows(..)));

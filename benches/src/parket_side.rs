@@ -21,7 +21,7 @@ use core::fmt;
 use parket::compression::Codec;
 use parket::format::CompressionCodec;
 use parket::levels::LeafData;
-use parket::read::FileReader;
+use parket::read::{ChunkBuffers, FileReader};
 use parket::schema::Schema;
 use parket::write::{FileWriter, WriteOptions};
 
@@ -65,18 +65,21 @@ const BATCH: usize = crate::arrow_side::BATCH_SIZE;
 /// Decodes every leaf column of every row group; returns the number of non-null values.
 ///
 /// `next_batch` lends out slices of the reader's page buffers, which are reused from page to
-/// page (the counterpart of arrow-rs's reused `Vec`s).
+/// page, and from chunk to chunk through `ChunkBuffers` (the counterpart of arrow-rs's
+/// `Vec`s reused across columns).
 pub fn decode_all_columns(bytes: &[u8]) -> Result<usize, SideError> {
     let file = FileReader::from_bytes(bytes)?;
     let num_columns = file.schema().columns().len();
     let mut total = 0;
+    let mut buffers = ChunkBuffers::default();
     for rg in 0..file.num_row_groups() {
         for column in 0..num_columns {
-            let mut reader = file.column_chunk(rg, column)?;
+            let mut reader = file.column_chunk_with(rg, column, buffers)?;
             while let Some(batch) = reader.next_batch(BATCH)? {
                 std::hint::black_box((batch.def_levels(), batch.rep_levels()));
                 total += std::hint::black_box(batch.values()).len();
             }
+            buffers = reader.into_buffers();
         }
     }
     Ok(total)

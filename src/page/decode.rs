@@ -296,6 +296,20 @@ impl PageDecoder {
         }
     }
 
+    /// Takes `scratch` (decompressed pages) and `indices` (dictionary indices) as the buffers
+    /// this decoder reuses from page to page, so that a caller reading many chunks keeps one
+    /// set of buffers (their contents are discarded).
+    pub(crate) fn with_buffers(mut self, scratch: Vec<u8>, indices: Vec<u32>) -> Self {
+        self.scratch = scratch;
+        self.indices = indices;
+        self
+    }
+
+    /// Gives back the reused buffers: `(scratch, indices)` (see [`PageDecoder::with_buffers`]).
+    pub(crate) fn into_buffers(self) -> (Vec<u8>, Vec<u32>) {
+        (self.scratch, self.indices)
+    }
+
     /// Whether to check `PageHeader.crc` when a page has one (default true).
     pub fn verify_crc(mut self, verify: bool) -> Self {
         self.verify_crc = verify;

@@ -31,7 +31,7 @@ use crate::format::{ColumnMetaData, PageHeader};
 use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::page::decode::{PageColumn, PageDecoder, PageInfo, PageKind};
-use crate::values::ValuesRef;
+use crate::values::{Values, ValuesRef};
 
 use super::SourceRef;
 
@@ -282,6 +282,14 @@ impl<'a> PageStream<'a> {
         }
     }
 
+    /// Takes `buf` as the reused page-bytes buffer and the decoder's buffers (see
+    /// [`ChunkBuffers`]).
+    fn with_buffers(mut self, buf: Vec<u8>, scratch: Vec<u8>, indices: Vec<u32>) -> Self {
+        self.buf = buf;
+        self.decoder = self.decoder.with_buffers(scratch, indices);
+        self
+    }
+
     pub(crate) fn decoder(&self) -> &PageDecoder {
         &self.decoder
     }
@@ -323,6 +331,8 @@ pub struct ColumnChunkReader<'a> {
     page_all_valid: bool,
     path: String,
     row_group: usize,
+    /// Value buffers of other kinds from [`ChunkBuffers`], handed on by `into_buffers`.
+    spare_values: Vec<Values>,
 }
 
 impl<'a> ColumnChunkReader<'a> {
@@ -342,6 +352,7 @@ impl<'a> ColumnChunkReader<'a> {
             page_all_valid: true,
             path,
             row_group,
+            spare_values: Vec::new(),
         }
     }
 
@@ -458,4 +469,111 @@ impl<'a> ColumnChunkReader<'a> {
     pub fn dictionary(&self) -> Option<&crate::values::Values> {
         self.stream.decoder().dictionary()
     }
+
+    /// Takes over `buffers` (from [`ColumnChunkReader::into_buffers`] of a reader that is
+    /// done) to decode into, instead of allocating its own. Their contents are discarded.
+    pub(crate) fn with_buffers(mut self, buffers: ChunkBuffers) -> Self {
+        let ChunkBuffers {
+            mut page_bytes,
+            mut scratch,
+            mut indices,
+            mut def_levels,
+            mut rep_levels,
+            mut values,
+        } = buffers;
+        page_bytes.clear();
+        scratch.clear();
+        indices.clear();
+        def_levels.clear();
+        rep_levels.clear();
+        self.stream = self.stream.with_buffers(page_bytes, scratch, indices);
+        self.page.def_levels = def_levels;
+        self.page.rep_levels = rep_levels;
+        // A spare values buffer of this column's kind, if there is one.
+        let kind = self.page.values.physical_type();
+        let width = fixed_width(&self.page.values);
+        if let Some(i) = values
+            .iter()
+            .position(|v| v.physical_type() == kind && fixed_width(v) == width)
+        {
+            let mut mine = values.swap_remove(i);
+            mine.clear();
+            values.push(core::mem::replace(&mut self.page.values, mine));
+        }
+        self.spare_values = values;
+        self
+    }
+
+    /// Ends reading and gives back the buffers this reader decoded into, for
+    /// [`FileReader::column_chunk_with`](super::FileReader::column_chunk_with): reading many
+    /// chunks with one set of buffers allocates (and has the system map) their memory once
+    /// instead of once per chunk.
+    pub fn into_buffers(self) -> ChunkBuffers {
+        let ColumnChunkReader {
+            stream,
+            page,
+            mut spare_values,
+            ..
+        } = self;
+        let (scratch, indices) = stream.decoder.into_buffers();
+        // At most one spare buffer per kind of values.
+        let kind = page.values.physical_type();
+        let width = fixed_width(&page.values);
+        spare_values.retain(|v| v.physical_type() != kind || fixed_width(v) != width);
+        spare_values.push(page.values);
+        ChunkBuffers {
+            page_bytes: stream.buf,
+            scratch,
+            indices,
+            def_levels: page.def_levels,
+            rep_levels: page.rep_levels,
+            values: spare_values,
+        }
+    }
+}
+
+/// The width of FIXED_LEN_BYTE_ARRAY values, 0 for other kinds.
+fn fixed_width(values: &Values) -> usize {
+    match values {
+        Values::FixedLenByteArray(f) => f.width(),
+        _ => 0,
+    }
+}
+
+/// The buffers a [`ColumnChunkReader`] decodes into: page bytes, decompressed pages,
+/// dictionary indices, levels and values (one buffer per kind of values seen).
+///
+/// A reader allocates its buffers and keeps them from page to page. To keep them from chunk to
+/// chunk as well, take them from a reader that is done with
+/// [`ColumnChunkReader::into_buffers`] and hand them to the next with
+/// [`FileReader::column_chunk_with`](super::FileReader::column_chunk_with). The values are the
+/// same either way; only allocation changes.
+///
+/// ```
+/// # fn main() -> parket::Result<()> {
+/// # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
+/// use parket::read::{ChunkBuffers, FileReader};
+/// let file = FileReader::from_bytes(&bytes)?;
+/// let mut buffers = ChunkBuffers::default();
+/// let mut count = 0;
+/// for row_group in 0..file.num_row_groups() {
+///     for column in 0..file.schema().columns().len() {
+///         let mut chunk = file.column_chunk_with(row_group, column, buffers)?;
+///         while let Some(batch) = chunk.next_batch(1024)? {
+///             count += batch.len();
+///         }
+///         buffers = chunk.into_buffers();
+///     }
+/// }
+/// assert_eq!(count, 11 * 8); // 11 columns of 8 rows
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Default)]
+pub struct ChunkBuffers {
+    page_bytes: Vec<u8>,
+    scratch: Vec<u8>,
+    indices: Vec<u32>,
+    def_levels: Vec<u16>,
+    rep_levels: Vec<u16>,
+    values: Vec<Values>,
 }

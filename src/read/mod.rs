@@ -50,7 +50,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub use chunk::{Batch, ColumnChunkReader};
+pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
 
@@ -268,6 +268,18 @@ impl<'a> FileReader<'a> {
     ) -> Result<ColumnChunkReader<'_>> {
         let index = column.column_index(&self.schema)?;
         self.chunk_reader(row_group, index)
+    }
+
+    /// [`FileReader::column_chunk`], decoding into `buffers` (from
+    /// [`ColumnChunkReader::into_buffers`] of a reader that is done) instead of allocating new
+    /// ones. See [`ChunkBuffers`] for an example. On an error the buffers are dropped.
+    pub fn column_chunk_with<C: ColumnSelector>(
+        &self,
+        row_group: usize,
+        column: C,
+        buffers: ChunkBuffers,
+    ) -> Result<ColumnChunkReader<'_>> {
+        Ok(self.column_chunk(row_group, column)?.with_buffers(buffers))
     }
 
     /// The checks every way into a column chunk makes: the row group and chunk exist, the
