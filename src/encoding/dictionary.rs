@@ -267,6 +267,17 @@ fn gather_runs_bytes(
 ) -> Result<usize> {
     let len = dictionary.len();
     let (d_offsets, d_data) = dictionary.parts();
+    // `extend_short` copies an entry as one block only when SHORT bytes follow its start, so
+    // entries near the end of the dictionary's bytes take a `memcpy` call. In a small
+    // dictionary (flags, codes, a few names) that is most entries: gather from a copy with
+    // SHORT bytes of padding instead, made once per call.
+    let padded: Vec<u8>;
+    let d_data = if d_data.len() < 8 * SHORT {
+        padded = d_data.iter().copied().chain([0; SHORT]).collect();
+        &padded[..]
+    } else {
+        d_data
+    };
     let (offsets, data) = out.parts_mut();
     offsets.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
     rle::for_each_run(input, bit_width, num_values, |run| {
