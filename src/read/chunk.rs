@@ -331,8 +331,6 @@ pub struct ColumnChunkReader<'a> {
     page_all_valid: bool,
     path: String,
     row_group: usize,
-    /// Value buffers of other kinds from [`ChunkBuffers`], handed on by `into_buffers`.
-    spare_values: Vec<Values>,
 }
 
 impl<'a> ColumnChunkReader<'a> {
@@ -352,7 +350,6 @@ impl<'a> ColumnChunkReader<'a> {
             page_all_valid: true,
             path,
             row_group,
-            spare_values: Vec::new(),
         }
     }
 
@@ -479,7 +476,7 @@ impl<'a> ColumnChunkReader<'a> {
             mut indices,
             mut def_levels,
             mut rep_levels,
-            mut values,
+            values,
         } = buffers;
         page_bytes.clear();
         scratch.clear();
@@ -489,18 +486,15 @@ impl<'a> ColumnChunkReader<'a> {
         self.stream = self.stream.with_buffers(page_bytes, scratch, indices);
         self.page.def_levels = def_levels;
         self.page.rep_levels = rep_levels;
-        // A spare values buffer of this column's kind, if there is one.
-        let kind = self.page.values.physical_type();
-        let width = fixed_width(&self.page.values);
-        if let Some(i) = values
-            .iter()
-            .position(|v| v.physical_type() == kind && fixed_width(v) == width)
-        {
-            let mut mine = values.swap_remove(i);
-            mine.clear();
-            values.push(core::mem::replace(&mut self.page.values, mine));
+        // The values buffer, if it is of this column's kind.
+        if let Some(mut mine) = values {
+            if mine.physical_type() == self.page.values.physical_type()
+                && fixed_width(&mine) == fixed_width(&self.page.values)
+            {
+                mine.clear();
+                self.page.values = mine;
+            }
         }
-        self.spare_values = values;
         self
     }
 
@@ -509,26 +503,19 @@ impl<'a> ColumnChunkReader<'a> {
     /// chunks with one set of buffers allocates (and has the system map) their memory once
     /// instead of once per chunk.
     pub fn into_buffers(self) -> ChunkBuffers {
-        let ColumnChunkReader {
-            stream,
-            page,
-            mut spare_values,
-            ..
-        } = self;
+        let ColumnChunkReader { stream, page, .. } = self;
         let (scratch, indices) = stream.decoder.into_buffers();
-        // Only this chunk's values buffer is handed on: keeping one per kind of values holds
-        // several large buffers at once, and the memory the allocator then returns to the
-        // system at the end costs more page faults than the reuse saves (taxi: 0 -> 481 a
-        // read).
-        spare_values.clear();
-        spare_values.push(page.values);
         ChunkBuffers {
             page_bytes: stream.buf,
             scratch,
             indices,
             def_levels: page.def_levels,
             rep_levels: page.rep_levels,
-            values: spare_values,
+            // Only this chunk's values buffer is handed on (and reused when the next chunk's
+            // values are of its kind): keeping one per kind of values holds several large
+            // buffers at once, and the memory the allocator then returns to the system at
+            // the end costs more page faults than the reuse saves (taxi: 0 -> 481 a read).
+            values: Some(page.values),
         }
     }
 }
@@ -542,7 +529,7 @@ fn fixed_width(values: &Values) -> usize {
 }
 
 /// The buffers a [`ColumnChunkReader`] decodes into: page bytes, decompressed pages,
-/// dictionary indices, levels and values (one buffer per kind of values seen).
+/// dictionary indices, levels and the last chunk's values.
 ///
 /// A reader allocates its buffers and keeps them from page to page. To keep them from chunk to
 /// chunk as well, take them from a reader that is done with
@@ -576,5 +563,5 @@ pub struct ChunkBuffers {
     indices: Vec<u32>,
     def_levels: Vec<u16>,
     rep_levels: Vec<u16>,
-    values: Vec<Values>,
+    values: Option<Values>,
 }
