@@ -254,73 +254,125 @@ pub fn decompress(
     uncompressed_size: usize,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let start = out.len();
-    let r = decompress_inner(codec, input, uncompressed_size, out);
-    match r {
-        Ok(()) if out.len() - start == uncompressed_size => Ok(()),
-        Ok(()) => {
-            let n = out.len() - start;
-            out.truncate(start);
-            Err(if n > uncompressed_size {
-                too_large(uncompressed_size)
-            } else {
-                too_small(n, uncompressed_size)
-            })
-        }
-        Err(e) => {
-            out.truncate(start);
-            Err(e)
-        }
+    Decompressor::default().decompress(codec, input, uncompressed_size, out)
+}
+
+/// Decompression with state kept from call to call, for a reader that decompresses page
+/// after page: a ZSTD decompression context is made once (making one costs about as much as
+/// decoding a small page). Results and errors are those of [`decompress`]. Without the `zstd`
+/// feature it holds nothing.
+///
+/// ```
+/// use parket::compression::Decompressor;
+/// use parket::format::CompressionCodec;
+/// let mut d = Decompressor::default();
+/// let mut out = Vec::new();
+/// d.decompress(CompressionCodec::Uncompressed, b"page", 4, &mut out)?;
+/// assert_eq!(out, b"page");
+/// # Ok::<(), parket::Error>(())
+/// ```
+#[derive(Default)]
+pub struct Decompressor {
+    #[cfg(feature = "zstd")]
+    zstd: Option<zstd::DContext>,
+}
+
+/// A clone starts without state: what a decompressor holds is a cache.
+impl Clone for Decompressor {
+    fn clone(&self) -> Self {
+        Decompressor::default()
     }
 }
 
-#[allow(unused_variables)]
-fn decompress_inner(
-    codec: CompressionCodec,
-    input: &[u8],
-    uncompressed_size: usize,
-    out: &mut Vec<u8>,
-) -> Result<()> {
-    match codec {
-        CompressionCodec::Uncompressed => {
-            if input.len() != uncompressed_size {
-                return Err(if input.len() > uncompressed_size {
+impl fmt::Debug for Decompressor {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Decompressor").finish_non_exhaustive()
+    }
+}
+
+impl Decompressor {
+    /// Decompresses one page body compressed with `codec`, appending exactly
+    /// `uncompressed_size` bytes to `out`; errors (leaving `out` as it was) as [`decompress`].
+    pub fn decompress(
+        &mut self,
+        codec: CompressionCodec,
+        input: &[u8],
+        uncompressed_size: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        let start = out.len();
+        let r = self.decompress_inner(codec, input, uncompressed_size, out);
+        match r {
+            Ok(()) if out.len() - start == uncompressed_size => Ok(()),
+            Ok(()) => {
+                let n = out.len() - start;
+                out.truncate(start);
+                Err(if n > uncompressed_size {
                     too_large(uncompressed_size)
                 } else {
-                    too_small(input.len(), uncompressed_size)
-                });
+                    too_small(n, uncompressed_size)
+                })
             }
-            out.extend_from_slice(input);
-            Ok(())
+            Err(e) => {
+                out.truncate(start);
+                Err(e)
+            }
         }
-        #[cfg(feature = "snappy")]
-        CompressionCodec::Snappy => snappy::decompress(input, uncompressed_size, out),
-        #[cfg(not(feature = "snappy"))]
-        CompressionCodec::Snappy => Err(Error::feature_disabled("SNAPPY", "snappy")),
-        #[cfg(feature = "gzip")]
-        CompressionCodec::Gzip => gzip::decompress(input, uncompressed_size, out),
-        #[cfg(not(feature = "gzip"))]
-        CompressionCodec::Gzip => Err(Error::feature_disabled("GZIP", "gzip")),
-        #[cfg(feature = "lzo")]
-        CompressionCodec::Lzo => lzo::decompress(input, uncompressed_size, out),
-        #[cfg(not(feature = "lzo"))]
-        CompressionCodec::Lzo => Err(Error::feature_disabled("LZO", "lzo")),
-        #[cfg(feature = "brotli")]
-        CompressionCodec::Brotli => brotli::decompress(input, uncompressed_size, out),
-        #[cfg(not(feature = "brotli"))]
-        CompressionCodec::Brotli => Err(Error::feature_disabled("BROTLI", "brotli")),
-        #[cfg(feature = "lz4")]
-        CompressionCodec::Lz4 => lz4::decompress_hadoop(input, uncompressed_size, out),
-        #[cfg(not(feature = "lz4"))]
-        CompressionCodec::Lz4 => Err(Error::feature_disabled("LZ4", "lz4")),
-        #[cfg(any(feature = "zstd", feature = "zstd-pure"))]
-        CompressionCodec::Zstd => zstd::decompress(input, uncompressed_size, out),
-        #[cfg(not(any(feature = "zstd", feature = "zstd-pure")))]
-        CompressionCodec::Zstd => Err(Error::feature_disabled("ZSTD", "zstd")),
-        #[cfg(feature = "lz4")]
-        CompressionCodec::Lz4Raw => lz4::decompress_raw(input, uncompressed_size, out),
-        #[cfg(not(feature = "lz4"))]
-        CompressionCodec::Lz4Raw => Err(Error::feature_disabled("LZ4_RAW", "lz4")),
+    }
+
+    #[allow(unused_variables)]
+    fn decompress_inner(
+        &mut self,
+        codec: CompressionCodec,
+        input: &[u8],
+        uncompressed_size: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
+        match codec {
+            CompressionCodec::Uncompressed => {
+                if input.len() != uncompressed_size {
+                    return Err(if input.len() > uncompressed_size {
+                        too_large(uncompressed_size)
+                    } else {
+                        too_small(input.len(), uncompressed_size)
+                    });
+                }
+                out.extend_from_slice(input);
+                Ok(())
+            }
+            #[cfg(feature = "snappy")]
+            CompressionCodec::Snappy => snappy::decompress(input, uncompressed_size, out),
+            #[cfg(not(feature = "snappy"))]
+            CompressionCodec::Snappy => Err(Error::feature_disabled("SNAPPY", "snappy")),
+            #[cfg(feature = "gzip")]
+            CompressionCodec::Gzip => gzip::decompress(input, uncompressed_size, out),
+            #[cfg(not(feature = "gzip"))]
+            CompressionCodec::Gzip => Err(Error::feature_disabled("GZIP", "gzip")),
+            #[cfg(feature = "lzo")]
+            CompressionCodec::Lzo => lzo::decompress(input, uncompressed_size, out),
+            #[cfg(not(feature = "lzo"))]
+            CompressionCodec::Lzo => Err(Error::feature_disabled("LZO", "lzo")),
+            #[cfg(feature = "brotli")]
+            CompressionCodec::Brotli => brotli::decompress(input, uncompressed_size, out),
+            #[cfg(not(feature = "brotli"))]
+            CompressionCodec::Brotli => Err(Error::feature_disabled("BROTLI", "brotli")),
+            #[cfg(feature = "lz4")]
+            CompressionCodec::Lz4 => lz4::decompress_hadoop(input, uncompressed_size, out),
+            #[cfg(not(feature = "lz4"))]
+            CompressionCodec::Lz4 => Err(Error::feature_disabled("LZ4", "lz4")),
+            #[cfg(feature = "zstd")]
+            CompressionCodec::Zstd => {
+                zstd::decompress_reusing(&mut self.zstd, input, uncompressed_size, out)
+            }
+            #[cfg(all(feature = "zstd-pure", not(feature = "zstd")))]
+            CompressionCodec::Zstd => zstd::decompress(input, uncompressed_size, out),
+            #[cfg(not(any(feature = "zstd", feature = "zstd-pure")))]
+            CompressionCodec::Zstd => Err(Error::feature_disabled("ZSTD", "zstd")),
+            #[cfg(feature = "lz4")]
+            CompressionCodec::Lz4Raw => lz4::decompress_raw(input, uncompressed_size, out),
+            #[cfg(not(feature = "lz4"))]
+            CompressionCodec::Lz4Raw => Err(Error::feature_disabled("LZ4_RAW", "lz4")),
+        }
     }
 }
 

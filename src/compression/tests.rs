@@ -193,6 +193,34 @@ proptest! {
         }
     }
 
+    /// One `Decompressor` kept across a sequence of pages, valid and damaged, of every codec,
+    /// gives what a fresh `decompress` gives for each: the state it keeps (a ZSTD context)
+    /// survives errors.
+    #[test]
+    fn a_reused_decompressor_matches_fresh_calls(
+        pages in prop::collection::vec((0usize..5000, 0u64..1 << 31, any::<prop::sample::Index>(), 0u8..3), 1..6),
+    ) {
+        let mut reused = Decompressor::default();
+        for (len, seed, at, damage) in pages {
+            let data = text(len, seed);
+            for codec in enabled_codecs() {
+                let mut c = Vec::new();
+                compress(codec, &data, &mut c).unwrap();
+                match damage {
+                    0 if !c.is_empty() => { let i = at.index(c.len()); c[i] ^= 0x5A; }
+                    1 => c.truncate(at.index(c.len() + 1)),
+                    _ => {}
+                }
+                let spec = codec.to_spec();
+                let (mut a, mut b) = (vec![3], vec![3]);
+                let fresh = decompress(spec, &c, data.len(), &mut a);
+                let kept = reused.decompress(spec, &c, data.len(), &mut b);
+                prop_assert_eq!(fresh.is_ok(), kept.is_ok(), "{}", codec);
+                prop_assert_eq!(&a, &b, "{}", codec);
+            }
+        }
+    }
+
     /// Valid streams, truncated or with one byte changed, never panic and never give a wrong
     /// output size.
     #[test]

@@ -27,26 +27,45 @@ const ONE_SHOT_RATIO: usize = 64;
 /// Appends exactly `uncompressed_size` bytes (libzstd).
 ///
 /// The common case (the frame declares its content size, and it is the page's) decodes in one
-/// call straight into `out`; anything else, and any error, takes the bounded streaming path,
-/// which also produces the precise error.
+/// call straight into `out`, with the decompression context kept in `context` (made on first
+/// use: making one costs about as much as decoding a small page); anything else, and any
+/// error, takes the bounded streaming path, which also produces the precise error.
 #[cfg(feature = "zstd")]
-pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u8>) -> Result<()> {
+pub(super) fn decompress_reusing(
+    context: &mut Option<DContext>,
+    input: &[u8],
+    uncompressed_size: usize,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     let frame_size = zstd::zstd_safe::get_frame_content_size(input)
         .ok()
         .flatten();
     let plausible = uncompressed_size <= input.len().saturating_mul(ONE_SHOT_RATIO) + 65536;
     if frame_size == Some(uncompressed_size as u64) && plausible {
-        let start = out.len();
-        out.resize(start + uncompressed_size, 0);
-        match zstd::bulk::decompress_to_buffer(input, &mut out[start..]) {
-            Ok(n) if n == uncompressed_size => return Ok(()),
-            _ => out.truncate(start),
+        let dctx = match context {
+            Some(d) => Some(d),
+            None => zstd::bulk::Decompressor::new()
+                .ok()
+                .map(|d| context.insert(d)),
+        };
+        if let Some(dctx) = dctx {
+            let start = out.len();
+            out.resize(start + uncompressed_size, 0);
+            match dctx.decompress_to_buffer(input, &mut out[start..]) {
+                Ok(n) if n == uncompressed_size => return Ok(()),
+                _ => out.truncate(start),
+            }
         }
     }
     let r = zstd::stream::read::Decoder::with_buffer(input)
         .map_err(|_| Error::out_of_spec("ZSTD stream does not decode"))?;
     super::read_bounded(r, uncompressed_size, out, "ZSTD stream does not decode")
 }
+
+/// A decompression context, kept across pages by
+/// [`Decompressor`](super::Decompressor).
+#[cfg(feature = "zstd")]
+pub(super) type DContext = zstd::bulk::Decompressor<'static>;
 
 /// Appends exactly `uncompressed_size` bytes (ruzstd). Allocates the declared size up front.
 #[cfg(all(feature = "zstd-pure", not(feature = "zstd")))]

@@ -94,7 +94,7 @@
 use alloc::vec::Vec;
 
 use crate::bytes::crc32::crc32;
-use crate::compression::decompress;
+use crate::compression::Decompressor;
 use crate::encoding::rle::LevelCounts;
 use crate::encoding::{
     bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
@@ -210,7 +210,13 @@ pub struct PageDecoder {
     scratch: Vec<u8>,
     /// Dictionary indices, reused.
     indices: Vec<u32>,
+    /// Codec state (a ZSTD context), reused.
+    decompressor: Decompressor,
 }
+
+/// What a [`PageDecoder`] reuses from page to page: decompressed page bytes, dictionary
+/// indices, codec state.
+pub(crate) type DecoderBuffers = (Vec<u8>, Vec<u32>, Decompressor);
 
 /// Converts a count or size from a header to `usize`: negative values are errors.
 fn non_negative(v: i32, what: &'static str) -> Result<usize> {
@@ -252,6 +258,7 @@ fn section<'a>(
     size: usize,
     limits: &Limits,
     scratch: &'a mut Vec<u8>,
+    decompressor: &mut Decompressor,
 ) -> Result<(&'a [u8], bool)> {
     if codec == CompressionCodec::Uncompressed {
         return Ok((input, false));
@@ -262,7 +269,9 @@ fn section<'a>(
     if size == 0 && input.is_empty() {
         return Ok((&scratch[..], true));
     }
-    decompress(codec, input, size, scratch).map_err(without_offset)?;
+    decompressor
+        .decompress(codec, input, size, scratch)
+        .map_err(without_offset)?;
     Ok((&scratch[..], true))
 }
 
@@ -293,21 +302,23 @@ impl PageDecoder {
             seen_data: false,
             scratch: Vec::new(),
             indices: Vec::new(),
+            decompressor: Decompressor::default(),
         }
     }
 
-    /// Takes `scratch` (decompressed pages) and `indices` (dictionary indices) as the buffers
-    /// this decoder reuses from page to page, so that a caller reading many chunks keeps one
-    /// set of buffers (their contents are discarded).
-    pub(crate) fn with_buffers(mut self, scratch: Vec<u8>, indices: Vec<u32>) -> Self {
+    /// Takes `scratch` (decompressed pages), `indices` (dictionary indices) and a
+    /// decompressor as what this decoder reuses from page to page, so that a caller reading
+    /// many chunks keeps one set (buffer contents are discarded).
+    pub(crate) fn with_buffers(mut self, (scratch, indices, decompressor): DecoderBuffers) -> Self {
         self.scratch = scratch;
         self.indices = indices;
+        self.decompressor = decompressor;
         self
     }
 
-    /// Gives back the reused buffers: `(scratch, indices)` (see [`PageDecoder::with_buffers`]).
-    pub(crate) fn into_buffers(self) -> (Vec<u8>, Vec<u32>) {
-        (self.scratch, self.indices)
+    /// Gives back what [`PageDecoder::with_buffers`] takes.
+    pub(crate) fn into_buffers(self) -> DecoderBuffers {
+        (self.scratch, self.indices, self.decompressor)
     }
 
     /// Whether to check `PageHeader.crc` when a page has one (default true).
@@ -425,6 +436,7 @@ impl PageDecoder {
             uncompressed,
             &self.limits,
             &mut self.scratch,
+            &mut self.decompressor,
         )?;
         let mut dict = self.column.new_values();
         plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
@@ -476,6 +488,7 @@ impl PageDecoder {
             uncompressed,
             &self.limits,
             &mut self.scratch,
+            &mut self.decompressor,
         )?;
         let mut pos = 0;
         let mut rep_counts = LevelCounts::default();
@@ -606,6 +619,7 @@ impl PageDecoder {
             values_size,
             &self.limits,
             &mut self.scratch,
+            &mut self.decompressor,
         )?;
         decode_values(
             h.encoding,

@@ -26,11 +26,12 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use crate::compression::Decompressor;
 use crate::error::{Error, Result};
 use crate::format::{ColumnMetaData, PageHeader};
 use crate::levels::LeafData;
 use crate::limits::Limits;
-use crate::page::decode::{PageColumn, PageDecoder, PageInfo, PageKind};
+use crate::page::decode::{DecoderBuffers, PageColumn, PageDecoder, PageInfo, PageKind};
 use crate::values::{Values, ValuesRef};
 
 use super::SourceRef;
@@ -284,9 +285,9 @@ impl<'a> PageStream<'a> {
 
     /// Takes `buf` as the reused page-bytes buffer and the decoder's buffers (see
     /// [`ChunkBuffers`]).
-    fn with_buffers(mut self, buf: Vec<u8>, scratch: Vec<u8>, indices: Vec<u32>) -> Self {
+    fn with_buffers(mut self, buf: Vec<u8>, decoder: DecoderBuffers) -> Self {
         self.buf = buf;
-        self.decoder = self.decoder.with_buffers(scratch, indices);
+        self.decoder = self.decoder.with_buffers(decoder);
         self
     }
 
@@ -474,6 +475,7 @@ impl<'a> ColumnChunkReader<'a> {
             mut page_bytes,
             mut scratch,
             mut indices,
+            decompressor,
             mut def_levels,
             mut rep_levels,
             values,
@@ -483,7 +485,9 @@ impl<'a> ColumnChunkReader<'a> {
         indices.clear();
         def_levels.clear();
         rep_levels.clear();
-        self.stream = self.stream.with_buffers(page_bytes, scratch, indices);
+        self.stream = self
+            .stream
+            .with_buffers(page_bytes, (scratch, indices, decompressor));
         self.page.def_levels = def_levels;
         self.page.rep_levels = rep_levels;
         // The values buffer, if it is of this column's kind.
@@ -504,11 +508,12 @@ impl<'a> ColumnChunkReader<'a> {
     /// instead of once per chunk.
     pub fn into_buffers(self) -> ChunkBuffers {
         let ColumnChunkReader { stream, page, .. } = self;
-        let (scratch, indices) = stream.decoder.into_buffers();
+        let (scratch, indices, decompressor) = stream.decoder.into_buffers();
         ChunkBuffers {
             page_bytes: stream.buf,
             scratch,
             indices,
+            decompressor,
             def_levels: page.def_levels,
             rep_levels: page.rep_levels,
             // Only this chunk's values buffer is handed on (and reused when the next chunk's
@@ -529,7 +534,8 @@ fn fixed_width(values: &Values) -> usize {
 }
 
 /// The buffers a [`ColumnChunkReader`] decodes into: page bytes, decompressed pages,
-/// dictionary indices, levels and the last chunk's values.
+/// dictionary indices, levels and the last chunk's values; and its codec state (a ZSTD
+/// decompression context).
 ///
 /// A reader allocates its buffers and keeps them from page to page. To keep them from chunk to
 /// chunk as well, take them from a reader that is done with
@@ -561,6 +567,7 @@ pub struct ChunkBuffers {
     page_bytes: Vec<u8>,
     scratch: Vec<u8>,
     indices: Vec<u32>,
+    decompressor: Decompressor,
     def_levels: Vec<u16>,
     rep_levels: Vec<u16>,
     values: Option<Values>,
