@@ -110,19 +110,32 @@ pub fn pack32(values: &[u32], bit_width: u32, out: &mut Vec<u8>) {
     f(values, out)
 }
 
-/// Packs one group of 8 values of `W <= 32` bits into the first `W` bytes of `buf` (zeroed
-/// first). A value shifted by at most 7 bits fits one 64-bit window.
+/// Packs one group of 8 values of `W <= 32` bits into the first `W` bytes of `buf` (bytes
+/// after them are left unspecified).
+///
+/// The bits gather in a 64-bit accumulator that is stored whenever it fills; with `W`
+/// constant the unrolled loop knows where every value lands, so the branches fold away and
+/// no byte of `buf` is read back (a read-modify-write of overlapping words would stall on
+/// store forwarding at every value).
 #[inline(always)]
 fn pack_group32<const W: usize>(values: &[u32; 8], buf: &mut [u8; 40]) {
-    *buf = [0; 40];
     let mask = mask64(W as u32);
-    for (i, &v) in values.iter().enumerate() {
-        let start = i * W;
-        let at = start / 8;
-        let mut b = [0u8; 8];
-        b.copy_from_slice(&buf[at..at + 8]);
-        let word = u64::from_le_bytes(b) | ((v as u64 & mask) << (start % 8));
-        buf[at..at + 8].copy_from_slice(&word.to_le_bytes());
+    let (mut acc, mut bits, mut at) = (0u64, 0usize, 0usize);
+    for &v in values {
+        let v = v as u64 & mask;
+        acc |= v << bits;
+        bits += W;
+        if bits >= 64 {
+            buf[at..at + 8].copy_from_slice(&acc.to_le_bytes());
+            at += 8;
+            bits -= 64;
+            // The bits of `v` that did not fit (none when it ended the word exactly).
+            acc = if bits == 0 { 0 } else { v >> (W - bits) };
+        }
+    }
+    // At most 31 bits remain and `at <= 24` (8 * 32 bits fill exactly 4 words).
+    if bits > 0 {
+        buf[at..at + 8].copy_from_slice(&acc.to_le_bytes());
     }
 }
 
@@ -453,6 +466,11 @@ mod tests {
                     let mut p = Vec::new();
                     pack32(&v32, width, &mut p);
                     prop_assert_eq!(&p, &slow);
+                    // Bits above the width are ignored.
+                    let unmasked: Vec<u32> = raw.iter().map(|&v| v as u32).collect();
+                    let mut q = Vec::new();
+                    pack32(&unmasked, width, &mut q);
+                    prop_assert_eq!(&q, &slow);
                 }
             }
             let mut back = alloc::vec![0u64; values.len()];

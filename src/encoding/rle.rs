@@ -497,20 +497,43 @@ fn rle_pays(run: usize, w: usize, literal_open: bool) -> bool {
     run >= 8 && rle_cost <= packed_cost
 }
 
+/// What the hybrid encoder takes: `u32` values, `u16` levels, booleans.
+trait HybridValue: Copy + PartialEq + Into<u32> {
+    /// The values as `u32`s when they are `u32`s already, so that packing needs no copy.
+    fn as_u32s(_values: &[Self]) -> Option<&[u32]> {
+        None
+    }
+}
+
+impl HybridValue for u32 {
+    fn as_u32s(values: &[u32]) -> Option<&[u32]> {
+        Some(values)
+    }
+}
+
+impl HybridValue for u16 {}
+
+impl HybridValue for bool {}
+
 /// Appends a bit-packed run holding `values` (the last group padded with zeros).
-fn write_bit_packed<T: Copy + Into<u32>>(values: &[T], w: u32, out: &mut Vec<u8>) {
+fn write_bit_packed<T: HybridValue>(values: &[T], w: u32, out: &mut Vec<u8>) {
     if values.is_empty() {
         return;
     }
     let groups = values.len().div_ceil(8);
     encode_uleb128(((groups as u64) << 1) | 1, out);
     let start = out.len();
-    let mut tmp = [0u32; 512];
-    for chunk in values.chunks(512) {
-        for (t, &v) in tmp.iter_mut().zip(chunk) {
-            *t = v.into();
+    if let Some(values) = T::as_u32s(values) {
+        bitpack::pack32(values, w, out);
+    } else {
+        // Converted 64 at a time (a small buffer: runs are often short).
+        let mut tmp = [0u32; 64];
+        for chunk in values.chunks(64) {
+            for (t, &v) in tmp.iter_mut().zip(chunk) {
+                *t = v.into();
+            }
+            bitpack::pack32(&tmp[..chunk.len()], w, out);
         }
-        bitpack::pack32(&tmp[..chunk.len()], w, out);
     }
     out.resize(start + groups * w as usize, 0);
 }
@@ -529,7 +552,7 @@ fn write_rle<T: Copy + Into<u32>>(value: T, mut len: usize, w: u32, out: &mut Ve
 }
 
 /// The hybrid encoder over any element type.
-fn encode_hybrid<T: Copy + PartialEq + Into<u32>>(values: &[T], bit_width: u32, out: &mut Vec<u8>) {
+fn encode_hybrid<T: HybridValue>(values: &[T], bit_width: u32, out: &mut Vec<u8>) {
     debug_assert!(bit_width <= 32);
     let w = bit_width.min(32);
     let n = values.len();
