@@ -176,20 +176,56 @@ impl<'a> Parts<'a> {
         })
     }
 
-    /// Appends the values to `data` (each value's prefix is copied from the previous value
-    /// within `data`), calling `end` after each. Infallible: `decode` checked everything.
+    /// Appends the values to `data` (each value's prefix is copied from the previous value),
+    /// calling `end` after each. Infallible: `decode` checked everything.
+    ///
+    /// Values of up to 16 bytes (codes, flags, short names: the common case) are built in a
+    /// `u128` from the previous one, `previous & low p bytes | suffix << 8p`, and appended as
+    /// one 16-byte block with the buffer truncated back: no `memcpy` call, and after a short
+    /// value no read of bytes just written (reading back a value stored a moment before
+    /// stalls on store forwarding). Longer values copy their prefix from `data` and their
+    /// suffix by length.
     fn write(&self, data: &mut Vec<u8>, mut end: impl FnMut(usize)) {
-        data.reserve(self.total);
+        data.reserve(self.total + 16);
         let mut previous = data.len()..data.len();
+        // The previous value's bytes, little endian, when it is at most 16 bytes long.
+        let mut last = 0u128;
         let mut suffixes = self.suffixes;
         for (&p, &s) in self.prefixes.iter().zip(&self.suffix_lengths) {
             let start = data.len();
             // p <= previous.len() and s <= suffixes.len() were checked in `decode`.
-            data.extend_from_within(previous.start..previous.start + p.min(previous.len()));
             let Some((suffix, tail)) = suffixes.split_at_checked(s) else {
                 break;
             };
-            data.extend_from_slice(suffix);
+            let len = p + s;
+            match suffixes.first_chunk::<16>() {
+                Some(&block) if len <= 16 => {
+                    if previous.len() > 16 {
+                        // The previous value is only in `data`: its first 16 bytes.
+                        let at = data.get(previous.start..).and_then(|d| d.first_chunk());
+                        last = u128::from_le_bytes(at.copied().unwrap_or([0; 16]));
+                    }
+                    // p <= 16, so both shifts are in range or the term is 0.
+                    let keep = u128::MAX.checked_shr(128 - 8 * p as u32).unwrap_or(0);
+                    let added = u128::from_le_bytes(block)
+                        .checked_shl(8 * p as u32)
+                        .unwrap_or(0);
+                    last = (last & keep) | added;
+                    data.extend_from_slice(&last.to_le_bytes());
+                    data.truncate(start + len);
+                }
+                _ => {
+                    let prefix = previous.start..previous.start + p.min(previous.len());
+                    data.extend_from_within(prefix);
+                    data.extend_from_slice(suffix);
+                    // Near the end of the suffixes (fewer than 16 bytes left).
+                    if len <= 16 {
+                        let mut bytes = [0u8; 16];
+                        bytes[..len].copy_from_slice(data.get(start..).unwrap_or(&[0; 16][..len]));
+                        last = u128::from_le_bytes(bytes);
+                    }
+                }
+            }
             suffixes = tail;
             previous = start..data.len();
             end(data.len());
@@ -391,6 +427,27 @@ mod tests {
             let mut out = ByteArrays::new();
             prop_assert_eq!(decode_byte_arrays(&b, values.len(), &mut out).unwrap(), len);
             prop_assert_eq!(out.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), values);
+        }
+
+        #[test]
+        fn roundtrip_around_the_short_length(values in proptest::collection::vec(
+            (0usize..24, proptest::collection::vec(0u8..2, 0..30)), 0..200)) {
+            // Values of 0 to 53 bytes sharing prefixes of up to 23 bytes with the one before,
+            // so that the short path (up to 16 bytes) and the long one follow each other.
+            let mut vals: Vec<Vec<u8>> = Vec::new();
+            for (keep, tail) in values {
+                let mut v = vals.last().map_or(Vec::new(), |p| p[..keep.min(p.len())].to_vec());
+                v.extend(tail.iter().map(|&b| b'a' + b));
+                vals.push(v);
+            }
+            let refs: Vec<&[u8]> = vals.iter().map(Vec::as_slice).collect();
+            let b = enc(&refs);
+            let mut out = ByteArrays::new();
+            out.push(b"before");
+            prop_assert_eq!(decode_byte_arrays(&b, vals.len(), &mut out).unwrap(), b.len());
+            let mut expected = vec![b"before".to_vec()];
+            expected.extend(vals);
+            prop_assert_eq!(out.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), expected);
         }
 
         #[test]
