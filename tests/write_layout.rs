@@ -147,8 +147,14 @@ fn offsets_and_sizes_walk() {
             [700, 700, 600]
         );
         let chunks = walk(&file, &meta);
-        // 700 rows at most 100 per page: 7 data pages per chunk of the first row group.
-        assert_eq!(chunks[0].len(), 1 + 7);
+        // 700 rows at most 100 per page: 7 data pages per chunk of the first row group. `a`
+        // (distinct values: a dictionary would not pay on its first page) has no dictionary
+        // page; `s` (17 distinct strings) has one.
+        assert_eq!(chunks[0].len(), 7);
+        assert_eq!(chunks[1].len(), 1 + 7);
+        let a = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
+        assert_eq!(a.dictionary_page_offset, None);
+        assert!(!a.encodings.contains(&Encoding::RleDictionary));
         assert_eq!(
             meta.created_by.as_deref(),
             Some(concat!("parket version ", env!("CARGO_PKG_VERSION")))

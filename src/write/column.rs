@@ -598,6 +598,39 @@ impl ColumnWriter {
             && self.descr.physical_type == PhysicalType::ByteArray
     }
 
+    /// Whether the chunk's first page, about to be written dictionary-encoded, is smaller so
+    /// than PLAIN: its indices plus the whole dictionary page against its values PLAIN. When
+    /// not (a column of mostly distinct values: ids, timestamps, free text, UUIDs), the chunk
+    /// falls back before any page uses the dictionary, so no dictionary page is written: the
+    /// file is smaller and the rest of the chunk is not hashed. parquet-java makes the same
+    /// check; pyarrow instead keeps the dictionary until it reaches its byte limit.
+    fn dictionary_pays(&self) -> bool {
+        let Some(dict) = &self.dict else {
+            return false;
+        };
+        let n = self.indices.len();
+        let ids = (n * rle::bit_width(dict.len() as u64) as usize).div_ceil(8) + 1;
+        let plain = match dict.dictionary() {
+            Values::ByteArray(b) => {
+                let offsets = b.offsets();
+                let entry = |i: u32| {
+                    let i = i as usize;
+                    match (offsets.get(i), offsets.get(i + 1)) {
+                        (Some(s), Some(e)) => 4 + e - s,
+                        _ => 4,
+                    }
+                };
+                self.indices.iter().map(|&i| entry(i)).sum()
+            }
+            Values::Boolean(_) => n.div_ceil(8),
+            Values::Int32(_) | Values::Float(_) => 4 * n,
+            Values::Int64(_) | Values::Double(_) => 8 * n,
+            Values::Int96(_) => 12 * n,
+            Values::FixedLenByteArray(f) => f.width() * n,
+        };
+        dict.dictionary_plain_bytes() + ids < plain
+    }
+
     /// The dictionary is full: the open page's indices become values again and the rest of
     /// the chunk uses the fallback encoding.
     fn fall_back(&mut self) -> Result<()> {
@@ -688,6 +721,9 @@ impl ColumnWriter {
     }
 
     fn flush_page(&mut self) -> Result<()> {
+        if self.dict_active && self.dict_pages == 0 && !self.dictionary_pays() {
+            self.fall_back()?;
+        }
         self.settle_seen()?;
         let levels = self.page_levels();
         if levels == 0 && !self.records.is_empty() {
