@@ -181,10 +181,11 @@ fn no_larger_than_pyarrow() {
         }
         println!("| {label} | {codec} | {theirs} | {ours} | {ratio:.4} |");
     }
-    // Uncompressed, the layouts are compared alone: within 2%.
+    // Uncompressed, the layouts are compared alone: no larger (0.998-1.000 before the
+    // writer skipped dictionaries that do not pay on the first page; since, 0.937-0.999).
     assert!(
-        worst <= 1.02,
-        "an uncompressed parket file is more than 2% larger than pyarrow's"
+        worst <= 1.0,
+        "an uncompressed parket file is larger than pyarrow's"
     );
     // With SNAPPY the codec adds its own gap: the `snap` crate compresses some data ~2.4%
     // worse than libsnappy (one PLAIN page of unique strings: 323718 vs 316049 bytes for
