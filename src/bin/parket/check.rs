@@ -36,7 +36,7 @@ use parket::format::{
     BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, ColumnOrder, Encoding, OffsetIndex,
     PageHeader, PageType,
 };
-use parket::read::FileReader;
+use parket::read::{ChunkBuffers, FileReader};
 use parket::statistics::{self, compare, Scalar, StatKind, StatisticsBuilder};
 use parket::values::ValuesRef;
 
@@ -57,6 +57,7 @@ pub fn check(args: Args) -> Result<(), String> {
         len: 0,
     };
     raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+    let mut buffers = ChunkBuffers::default();
     let md = file.metadata();
     let schema = file.schema();
     let mut bad_columns = 0usize;
@@ -91,6 +92,7 @@ pub fn check(args: Args) -> Result<(), String> {
             let mut ctx = ChunkCheck {
                 file: &file,
                 raw: &mut raw,
+                buffers: &mut buffers,
                 row_group: i,
                 column: j,
                 kind,
@@ -219,6 +221,8 @@ struct WalkedPage {
 struct ChunkCheck<'f, 'r> {
     file: &'f FileReader<'static>,
     raw: &'r mut Raw,
+    /// Decode buffers handed from chunk to chunk.
+    buffers: &'r mut ChunkBuffers,
     row_group: usize,
     column: usize,
     kind: StatKind,
@@ -264,9 +268,10 @@ impl ChunkCheck<'_, '_> {
 
     /// Reads every data page of the chunk (one batch per page).
     fn decode_pages(&mut self, sum: &mut ColumnSummary) -> Result<Vec<PageData>, String> {
+        let buffers = core::mem::take(self.buffers);
         let mut reader = self
             .file
-            .column_chunk(self.row_group, self.column)
+            .column_chunk_with(self.row_group, self.column, buffers)
             .map_err(|e| e.to_string())?;
         let mut pages = Vec::new();
         loop {
@@ -319,6 +324,7 @@ impl ChunkCheck<'_, '_> {
             sum.pages += 1;
             pages.push(page);
         }
+        *self.buffers = reader.into_buffers();
         Ok(pages)
     }
 
