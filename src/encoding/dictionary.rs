@@ -129,16 +129,9 @@ pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> R
         (ValuesRef::Float(d), Values::Float(o)) => gather_fixed(d, indices, o),
         (ValuesRef::Double(d), Values::Double(o)) => gather_fixed(d, indices, o),
         (ValuesRef::ByteArray(d), Values::ByteArray(o)) => {
-            let total = indices.iter().fold(0usize, |acc, &i| {
-                acc.saturating_add(d.get(i as usize).map_or(0, <[u8]>::len))
-            });
             let (offsets, data) = o.parts_mut();
-            offsets.reserve(indices.len());
-            data.reserve(total);
-            for &i in indices {
-                data.extend_from_slice(d.get(i as usize).unwrap_or(&[]));
-                offsets.push(data.len());
-            }
+            // Every index is in range (checked above).
+            Padded::new(d).append(indices, offsets, data);
         }
         (ValuesRef::FixedLenByteArray(d), Values::FixedLenByteArray(o))
             if d.width() == o.width() =>
@@ -258,6 +251,61 @@ fn gather_runs_fixed<T: Copy>(
     })
 }
 
+/// A BYTE_ARRAY dictionary's entries, for gathering with [`extend_short`].
+///
+/// `extend_short` copies an entry as one block only when SHORT bytes follow its start, so
+/// entries near the end of the dictionary's bytes take a `memcpy` call. In a small dictionary
+/// (flags, codes, a few names) that is most entries: its bytes are then copied once, with
+/// SHORT bytes of padding.
+struct Padded<'a> {
+    offsets: &'a [usize],
+    data: alloc::borrow::Cow<'a, [u8]>,
+}
+
+impl<'a> Padded<'a> {
+    fn new(dictionary: ByteArraysRef<'a>) -> Self {
+        let (offsets, data) = dictionary.parts();
+        let data = if data.len() < 8 * SHORT {
+            alloc::borrow::Cow::Owned(data.iter().copied().chain([0; SHORT]).collect())
+        } else {
+            alloc::borrow::Cow::Borrowed(data)
+        };
+        Padded { offsets, data }
+    }
+
+    /// Appends entry `i` for each of `indices` to `offsets` / `data` (a [`ByteArrays`]'
+    /// parts). Offsets first, then the bytes, each entry by `extend_short` (a fixed-size
+    /// block for a short entry, whose slack is reserved once). Returns false, appending
+    /// nothing, when an index is out of range.
+    fn append(&self, indices: &[u32], offsets: &mut Vec<usize>, data: &mut Vec<u8>) -> bool {
+        let (base, first) = (data.len(), offsets.len());
+        let mut pos = base;
+        let mut miss = false;
+        offsets.extend(indices.iter().map(|&i| {
+            match (
+                self.offsets.get(i as usize),
+                self.offsets.get(i as usize + 1),
+            ) {
+                (Some(&s), Some(&e)) => pos += e - s,
+                _ => miss = true,
+            }
+            pos
+        }));
+        if miss {
+            offsets.truncate(first);
+            return false;
+        }
+        data.reserve(pos - base + SHORT);
+        for (&i, &end) in indices.iter().zip(offsets.get(first..).unwrap_or(&[])) {
+            // Every index was found above, so `s..s + l` is inside the dictionary.
+            let s = self.offsets.get(i as usize).copied().unwrap_or(0);
+            let l = end - data.len();
+            let _ = extend_short(data, self.data.get(s..).unwrap_or(&[]), l);
+        }
+        true
+    }
+}
+
 fn gather_runs_bytes(
     input: &[u8],
     bit_width: u32,
@@ -266,18 +314,7 @@ fn gather_runs_bytes(
     out: &mut ByteArrays,
 ) -> Result<usize> {
     let len = dictionary.len();
-    let (d_offsets, d_data) = dictionary.parts();
-    // `extend_short` copies an entry as one block only when SHORT bytes follow its start, so
-    // entries near the end of the dictionary's bytes take a `memcpy` call. In a small
-    // dictionary (flags, codes, a few names) that is most entries: gather from a copy with
-    // SHORT bytes of padding instead, made once per call.
-    let padded: Vec<u8>;
-    let d_data = if d_data.len() < 8 * SHORT {
-        padded = d_data.iter().copied().chain([0; SHORT]).collect();
-        &padded[..]
-    } else {
-        d_data
-    };
+    let padded = Padded::new(dictionary);
     let (offsets, data) = out.parts_mut();
     offsets.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
     rle::for_each_run(input, bit_width, num_values, |run| {
@@ -301,29 +338,8 @@ fn gather_runs_bytes(
                 }
             }
             rle::Run::Packed(indices) => {
-                // Offsets first (a miss is remembered and reported after the run), then the
-                // bytes, each entry by `extend_short` (a fixed-size block for a short entry,
-                // whose slack is reserved with the run).
-                let (base, first) = (data.len(), offsets.len());
-                let mut pos = base;
-                let mut miss = false;
-                offsets.extend(indices.iter().map(|&i| {
-                    match (d_offsets.get(i as usize), d_offsets.get(i as usize + 1)) {
-                        (Some(&s), Some(&e)) => pos += e - s,
-                        _ => miss = true,
-                    }
-                    pos
-                }));
-                if miss {
-                    offsets.truncate(first);
+                if !padded.append(indices, offsets, data) {
                     return check_max(indices, len);
-                }
-                data.reserve(pos - base + SHORT);
-                for (&i, &end) in indices.iter().zip(offsets.get(first..).unwrap_or(&[])) {
-                    // Every index was found above, so `s..s + l` is inside the dictionary.
-                    let s = d_offsets.get(i as usize).copied().unwrap_or(0);
-                    let l = end - data.len();
-                    let _ = extend_short(data, d_data.get(s..).unwrap_or(&[]), l);
                 }
             }
         }

@@ -212,6 +212,10 @@ pub struct PageDecoder {
     indices: Vec<u32>,
     /// Codec state (a ZSTD context), reused.
     decompressor: Decompressor,
+    /// Leave dictionary-encoded BYTE_ARRAY pages as indices (see
+    /// [`PageDecoder::defer_byte_array_gather`]), and whether the last data page was.
+    defer_bytes: bool,
+    deferred: bool,
 }
 
 /// What a [`PageDecoder`] reuses from page to page: decompressed page bytes, dictionary
@@ -303,7 +307,24 @@ impl PageDecoder {
             scratch: Vec::new(),
             indices: Vec::new(),
             decompressor: Decompressor::default(),
+            defer_bytes: false,
+            deferred: false,
         }
+    }
+
+    /// With `defer`, a dictionary-encoded BYTE_ARRAY data page is decoded into its indices
+    /// only (checked against the dictionary and the page limit), and its values are left for
+    /// the caller to gather from [`PageDecoder::deferred_indices`]: a reader handing out
+    /// batches gathers one batch at a time, since a page's strings can be many times its
+    /// bytes, and gathering them all at once costs memory the batches do not need.
+    pub(crate) fn defer_byte_array_gather(&mut self, defer: bool) {
+        self.defer_bytes = defer;
+    }
+
+    /// The indices of the last data page when its values were deferred (see
+    /// [`PageDecoder::defer_byte_array_gather`]): its values are `dictionary[i]` for each.
+    pub(crate) fn deferred_indices(&self) -> Option<&[u32]> {
+        self.deferred.then_some(&self.indices[..])
     }
 
     /// Takes `scratch` (decompressed pages), `indices` (dictionary indices) and a
@@ -479,6 +500,7 @@ impl PageDecoder {
     ) -> Result<PageInfo> {
         self.check_out(out)?;
         self.seen_data = true;
+        self.deferred = false;
         let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         let col = self.column;
@@ -522,13 +544,14 @@ impl PageDecoder {
         }
         let (non_null, rows) = level_counts(&col, n, def_counts, rep_counts)?;
         let rest = data.get(pos..).unwrap_or(&[]);
-        decode_values(
+        self.deferred = decode_values(
             h.encoding,
             rest,
             non_null,
             self.dictionary.as_ref().map(|d| (d, self.dict_longest)),
             &mut self.indices,
             &self.limits,
+            self.defer_bytes,
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, pos))?;
@@ -549,6 +572,7 @@ impl PageDecoder {
     ) -> Result<PageInfo> {
         self.check_out(out)?;
         self.seen_data = true;
+        self.deferred = false;
         let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         let num_nulls = non_negative(h.num_nulls, "DATA_PAGE_V2 num_nulls")?;
@@ -621,13 +645,14 @@ impl PageDecoder {
             &mut self.scratch,
             &mut self.decompressor,
         )?;
-        decode_values(
+        self.deferred = decode_values(
             h.encoding,
             data,
             non_null,
             self.dictionary.as_ref().map(|d| (d, self.dict_longest)),
             &mut self.indices,
             &self.limits,
+            self.defer_bytes,
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, levels_len))?;
@@ -701,7 +726,11 @@ fn v1_levels(
     }
 }
 
-/// Decodes `n` values of `encoding` from `data`, appending to `out`.
+/// Decodes `n` values of `encoding` from `data`, appending to `out`; returns true when, with
+/// `defer_bytes`, a dictionary-encoded BYTE_ARRAY page's values were left as their indices
+/// in `indices` (checked against the dictionary) instead (see
+/// [`PageDecoder::defer_byte_array_gather`]).
+#[allow(clippy::too_many_arguments)]
 fn decode_values(
     encoding: Encoding,
     data: &[u8],
@@ -709,8 +738,9 @@ fn decode_values(
     dict: Option<(&Values, u64)>,
     indices: &mut Vec<u32>,
     limits: &Limits,
+    defer_bytes: bool,
     out: &mut Values,
-) -> Result<()> {
+) -> Result<bool> {
     match encoding {
         Encoding::Plain => {
             plain::decode(data, n, out)?;
@@ -722,6 +752,10 @@ fn decode_values(
                 ));
             };
             let (dict, longest) = dict;
+            if defer_bytes && matches!(out, Values::ByteArray(_)) {
+                decode_checked_indices(data, n, dict.as_ref(), longest, indices, limits)?;
+                return Ok(true);
+            }
             // A page of nulls only has an empty (or a 1-byte bit width) index section.
             // Built for size, the fused pass is left out (see `gather_compact`).
             #[cfg(parket_opt_size)]
@@ -779,7 +813,7 @@ fn decode_values(
         }
         Encoding::Alp => return Err(Error::unsupported("ALP values")),
     }
-    Ok(())
+    Ok(false)
 }
 
 /// Dictionary gathering in builds for size (`cfg(parket_opt_size)`): the two-pass path
@@ -806,6 +840,36 @@ fn gather_compact(
     }
     check_gather_bytes(dict, indices, limits)?;
     dictionary::gather(dict, indices, out)
+}
+
+/// Decodes a data page's `n` dictionary indices into `indices` and checks them: each below
+/// the dictionary's length, and the bytes they select within the page limit. What
+/// [`decode_values`] leaves for the caller to gather when it defers.
+fn decode_checked_indices(
+    data: &[u8],
+    n: usize,
+    dict: ValuesRef<'_>,
+    longest: u64,
+    indices: &mut Vec<u32>,
+    limits: &Limits,
+) -> Result<()> {
+    indices.clear();
+    if let Err(e) = dictionary::decode_indices(data, n, indices) {
+        return Err(match indices.iter().max() {
+            Some(&max) if max as usize >= dict.len() => dictionary::bad_index(max, dict.len()),
+            _ => e,
+        });
+    }
+    // A fold the compiler vectorizes (`Iterator::max` keeps the last maximum and does not).
+    let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+    if !indices.is_empty() && max as usize >= dict.len() {
+        return Err(dictionary::bad_index(max, dict.len()));
+    }
+    // `longest` is the dictionary's longest entry: count the bytes only when it could pass.
+    if longest.saturating_mul(n as u64) <= limits.page_bytes {
+        return Ok(());
+    }
+    check_gather_bytes(dict, indices, limits)
 }
 
 /// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry

@@ -330,6 +330,10 @@ pub struct ColumnChunkReader<'a> {
     /// Whether every level position of `page` holds a value (no nulls): batches then need no
     /// count of their definition levels.
     page_all_valid: bool,
+    /// Whether the page's values are its dictionary indices, kept by the decoder, and
+    /// `page.values` holds only the last batch's values, gathered for it (see
+    /// `PageDecoder::defer_byte_array_gather`).
+    page_deferred: bool,
     path: String,
     row_group: usize,
 }
@@ -349,6 +353,7 @@ impl<'a> ColumnChunkReader<'a> {
             value_pos: 0,
             page_len: 0,
             page_all_valid: true,
+            page_deferred: false,
             path,
             row_group,
         }
@@ -385,12 +390,15 @@ impl<'a> ColumnChunkReader<'a> {
             self.level_pos = 0;
             self.value_pos = 0;
             self.page_len = 0;
+            // Batches gather a dictionary-encoded page's strings one batch at a time.
+            self.stream.decoder.defer_byte_array_gather(true);
             let next = self.stream.next_data_page(&mut self.page);
             match next.map_err(|e| self.locate(e))? {
                 None => return Ok(None),
                 Some(info) => {
                     self.page_len = info.num_values;
                     self.page_all_valid = info.num_non_null == info.num_values;
+                    self.page_deferred = self.stream.decoder.deferred_indices().is_some();
                 }
             }
         }
@@ -405,13 +413,29 @@ impl<'a> ColumnChunkReader<'a> {
             end - start
         };
         let v_start = self.value_pos;
-        let v_end = (v_start + n_values).min(self.page.values.len());
         self.level_pos = end;
-        self.value_pos = v_end;
+        let values = match (self.page_deferred, self.stream.decoder.dictionary()) {
+            (true, Some(dict)) => {
+                let indices = self.stream.decoder.deferred_indices().unwrap_or(&[]);
+                let v_end = (v_start + n_values).min(indices.len());
+                self.page.values.clear();
+                let batch = indices.get(v_start..v_end).unwrap_or(&[]);
+                // The decoder checked every index against the dictionary.
+                crate::encoding::dictionary::gather(dict.as_ref(), batch, &mut self.page.values)
+                    .map_err(|e| self.locate(e))?;
+                self.value_pos = v_end;
+                self.page.values.as_ref()
+            }
+            _ => {
+                let v_end = (v_start + n_values).min(self.page.values.len());
+                self.value_pos = v_end;
+                self.page.values.as_ref().slice(v_start..v_end)
+            }
+        };
         Ok(Some(Batch {
             def_levels: def,
             rep_levels: rep,
-            values: self.page.values.as_ref().slice(v_start..v_end),
+            values,
             len: end - start,
         }))
     }
@@ -435,10 +459,21 @@ impl<'a> ColumnChunkReader<'a> {
                 .extend_from_slice(self.page.def_levels.get(s..e).unwrap_or(&[]));
             out.rep_levels
                 .extend_from_slice(self.page.rep_levels.get(s..e).unwrap_or(&[]));
-            let vals = self.page.values.as_ref();
-            out.values
-                .extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
+            match (self.page_deferred, self.stream.decoder.dictionary()) {
+                (true, Some(dict)) => {
+                    let indices = self.stream.decoder.deferred_indices().unwrap_or(&[]);
+                    let rest = indices.get(self.value_pos..).unwrap_or(&[]);
+                    crate::encoding::dictionary::gather(dict.as_ref(), rest, &mut out.values)
+                        .map_err(|e| self.locate(e))?;
+                }
+                _ => {
+                    let vals = self.page.values.as_ref();
+                    out.values
+                        .extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
+                }
+            }
         }
+        self.stream.decoder.defer_byte_array_gather(false);
         loop {
             match self.stream.next_data_page(&mut out) {
                 Ok(Some(_)) => {}
@@ -452,6 +487,7 @@ impl<'a> ColumnChunkReader<'a> {
     /// [`ColumnChunkReader::new_leaf_data`]); false at the end of the chunk. For readers that
     /// take whole pages and never call [`ColumnChunkReader::next_batch`] (streamed records).
     pub(crate) fn append_page(&mut self, out: &mut LeafData) -> Result<bool> {
+        self.stream.decoder.defer_byte_array_gather(false);
         match self.stream.next_data_page(out) {
             Ok(page) => Ok(page.is_some()),
             Err(e) => Err(self.locate(e)),
