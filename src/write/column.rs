@@ -1072,10 +1072,18 @@ fn max_of(levels: &[u16]) -> u16 {
 /// Adds `levels` to `hist` (one counter per level 0..=max, levels already checked against
 /// the max). Levels of at most 1 are counted without indexing.
 fn add_to_histogram(hist: &mut [i64], levels: &[u16]) {
-    if let [zeros, ones] = hist {
-        let k = count_eq(levels, 1);
-        *ones += k as i64;
-        *zeros += (levels.len() - k) as i64;
+    // Few levels (max level below 8, as nearly always): one vectorised count per level
+    // above 0, instead of an increment per value (a chain through the same counter).
+    if hist.len() <= 8 {
+        let mut counted = 0;
+        for (level, h) in hist.iter_mut().enumerate().skip(1) {
+            let k = count_eq(levels, level as u16);
+            *h += k as i64;
+            counted += k;
+        }
+        if let Some(zeros) = hist.first_mut() {
+            *zeros += (levels.len() - counted) as i64;
+        }
         return;
     }
     for &x in levels {
@@ -1167,6 +1175,24 @@ mod tests {
             .meta_data
             .as_ref()
             .and_then(|m| m.statistics.clone())
+    }
+
+    proptest! {
+        #[test]
+        fn histogram_matches_a_count_per_level(
+            max in 0u16..12,
+            raw in proptest::collection::vec(any::<u16>(), 0..300),
+            start in proptest::collection::vec(0i64..5, 13),
+        ) {
+            let levels: Vec<u16> = raw.iter().map(|&x| x % (max + 1)).collect();
+            let mut hist = start[..=max as usize].to_vec();
+            let mut expected = hist.clone();
+            for &x in &levels {
+                expected[x as usize] += 1;
+            }
+            add_to_histogram(&mut hist, &levels);
+            prop_assert_eq!(hist, expected);
+        }
     }
 
     proptest! {
