@@ -229,17 +229,21 @@ pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
         ValuesRef::Float(v) => encode_fixed(v, out, |x| x.to_bits().to_le_bytes()),
         ValuesRef::Double(v) => encode_fixed(v, out, |x| x.to_bits().to_le_bytes()),
         ValuesRef::ByteArray(v) => {
-            out.reserve(v.total_bytes() + 4 * v.len());
-            for value in v.iter() {
-                let len = u32::try_from(value.len()).map_err(|_| {
+            // Each value by `extend_short` (short ones as one block, from the values' own
+            // buffer, where the next values follow): no memcpy call per value.
+            out.reserve(v.total_bytes() + 4 * v.len() + SHORT);
+            let (offsets, data) = v.parts();
+            for w in offsets.windows(2) {
+                let (start, end) = (w[0], w[1]);
+                let len = u32::try_from(end - start).map_err(|_| {
                     Error::limit(
                         "BYTE_ARRAY value length",
-                        value.len() as u64,
+                        (end - start) as u64,
                         u32::MAX as u64,
                     )
                 })?;
                 out.extend_from_slice(&len.to_le_bytes());
-                out.extend_from_slice(value);
+                let _ = extend_short(out, data.get(start..).unwrap_or(&[]), end - start);
             }
         }
         ValuesRef::FixedLenByteArray(v) => out.extend_from_slice(v.data()),
