@@ -29,8 +29,14 @@ use alloc::vec::Vec;
 /// vary from value to value, and a branch on them mispredicts), and `out` is truncated back
 /// to `len` new bytes. The block's extra bytes land in `out`'s spare capacity: a caller
 /// appending many values reserves their total plus [`SHORT`] once, so no block reallocates.
+///
+/// Built for size (`cfg(parket_opt_size)`), it is a plain copy by length.
 #[inline(always)]
 pub(crate) fn extend_short(out: &mut Vec<u8>, source: &[u8], len: usize) -> Option<()> {
+    if cfg!(parket_opt_size) {
+        out.extend_from_slice(source.get(..len)?);
+        return Some(());
+    }
     let end = out.len() + len;
     match source.first_chunk::<SHORT>() {
         Some(block) if len <= SHORT => out.extend_from_slice(block),

@@ -265,7 +265,8 @@ struct Padded<'a> {
 impl<'a> Padded<'a> {
     fn new(dictionary: ByteArraysRef<'a>) -> Self {
         let (offsets, data) = dictionary.parts();
-        let data = if data.len() < 8 * SHORT {
+        // Built for size, no copy (entries near the end take the slower copy).
+        let data = if data.len() < 8 * SHORT && !cfg!(parket_opt_size) {
             alloc::borrow::Cow::Owned(data.iter().copied().chain([0; SHORT]).collect())
         } else {
             alloc::borrow::Cow::Borrowed(data)
