@@ -358,15 +358,16 @@ pub(crate) fn decode_levels_counted(
                 counts.count += if v == count_of { n } else { 0 };
             }
             Run::Packed(values) => {
-                let mut highest = 0u32;
-                let mut count = 0usize;
-                for &v in values {
-                    highest = highest.max(v);
-                    count += usize::from(v == u32::from(count_of));
-                }
+                // Separate passes with 32-bit accumulators, each vectorised (one loop
+                // updating both, with a usize count, was not).
+                let highest = values.iter().fold(0u32, |a, &v| a.max(v));
+                let count: u32 = values
+                    .iter()
+                    .map(|&v| u32::from(v == u32::from(count_of)))
+                    .sum();
                 out.extend(values.iter().map(|&v| v as u16));
                 counts.highest = counts.highest.max(highest as u16);
-                counts.count += count;
+                counts.count += count as usize;
             }
         }
         Ok(())

@@ -27,3 +27,31 @@ pub use assemble::assemble;
 pub use shred::{empty_columns, shred, shred_into};
 
 pub use crate::values::LeafData;
+
+/// How many of `levels` equal `level`, counted in chunks the compiler vectorises (a
+/// `filter().count()` adds one 64-bit lane per level).
+pub(crate) fn count_level(levels: &[u16], level: u16) -> usize {
+    let mut chunks = levels.chunks_exact(64);
+    let mut total = 0;
+    for c in &mut chunks {
+        // At most 64 per chunk: no overflow in u16 lanes.
+        total += c.iter().map(|&x| u16::from(x == level)).sum::<u16>() as usize;
+    }
+    total + chunks.remainder().iter().filter(|&&x| x == level).count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn count_level_counts(levels in proptest::collection::vec(0u16..4, 0..300), level in 0u16..4) {
+            prop_assert_eq!(
+                count_level(&levels, level),
+                levels.iter().filter(|&&l| l == level).count()
+            );
+        }
+    }
+}

@@ -408,7 +408,7 @@ impl<'a> ColumnChunkReader<'a> {
         let rep = self.page.rep_levels.get(start..end).unwrap_or(&[]);
         let n_values = if self.column.max_def_level > 0 && !self.page_all_valid {
             let max = self.column.max_def_level;
-            def.iter().filter(|&&d| d == max).count()
+            crate::levels::count_level(def, max)
         } else {
             end - start
         };

@@ -202,7 +202,7 @@ impl<'f> RowGroupRecords<'f> {
             return Ok(());
         }
         let new = data.rep_levels.get(before..).unwrap_or(&[]);
-        c.starts += new.iter().filter(|&&r| r == 0).count();
+        c.starts += crate::levels::count_level(new, 0);
         Ok(())
     }
 

@@ -27,6 +27,7 @@ use crate::format::{
     BoundaryOrder, ColumnChunk, ColumnIndex, ColumnMetaData, Encoding, OffsetIndex,
     PageEncodingStats, PageLocation, PageType, PhysicalType, SizeStatistics,
 };
+use crate::levels::count_level;
 use crate::page::encode::dictionary_page;
 use crate::schema::ColumnDescriptor;
 use crate::statistics::{compare, Scalar, StatKind, StatisticsBuilder};
@@ -257,7 +258,7 @@ impl ColumnWriter {
                 &[][..]
             };
             let nv = if max_def > 0 {
-                count_eq(d, max_def)
+                count_level(d, max_def)
             } else {
                 end - lv
             };
@@ -332,7 +333,7 @@ impl ColumnWriter {
             }
         }
         let expected = if max_def > 0 {
-            count_eq(def, max_def)
+            count_level(def, max_def)
         } else if max_rep > 0 {
             rep.len()
         } else {
@@ -1053,17 +1054,6 @@ impl ColumnWriter {
     }
 }
 
-/// How many of `levels` equal `v`, in chunks the compiler vectorises.
-fn count_eq(levels: &[u16], v: u16) -> usize {
-    let mut chunks = levels.chunks_exact(64);
-    let mut total = 0;
-    for c in &mut chunks {
-        // At most 64 per chunk: no overflow in u16 lanes.
-        total += c.iter().map(|&x| u16::from(x == v)).sum::<u16>() as usize;
-    }
-    total + chunks.remainder().iter().filter(|&&x| x == v).count()
-}
-
 /// The largest of `levels`, 0 for none (vectorised).
 fn max_of(levels: &[u16]) -> u16 {
     levels.iter().fold(0, |m, &x| m.max(x))
@@ -1077,7 +1067,7 @@ fn add_to_histogram(hist: &mut [i64], levels: &[u16]) {
     if hist.len() <= 8 {
         let mut counted = 0;
         for (level, h) in hist.iter_mut().enumerate().skip(1) {
-            let k = count_eq(levels, level as u16);
+            let k = count_level(levels, level as u16);
             *h += k as i64;
             counted += k;
         }
