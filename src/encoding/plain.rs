@@ -149,12 +149,16 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
         ));
     };
     out.reserve(num_values);
-    out.extend(
-        bytes
-            .iter()
-            .flat_map(|&b| (0..8).map(move |k| (b >> k) & 1 != 0))
-            .take(num_values),
-    );
+    // Eight values a byte, appended as one array (an iterator of single bits was extended
+    // value by value).
+    let bits = |b: u8| -> [bool; 8] { core::array::from_fn(|k| (b >> k) & 1 != 0) };
+    let (whole, rest) = bytes.split_at(num_values / 8);
+    for &b in whole {
+        out.extend_from_slice(&bits(b));
+    }
+    if let Some(&b) = rest.first() {
+        out.extend_from_slice(&bits(b)[..num_values % 8]);
+    }
     Ok(len)
 }
 
