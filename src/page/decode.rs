@@ -831,14 +831,7 @@ fn gather_compact(
     limits: &Limits,
     out: &mut Values,
 ) -> Result<()> {
-    indices.clear();
-    if let Err(e) = dictionary::decode_indices(data, n, indices) {
-        return Err(match indices.iter().max() {
-            Some(&max) if max as usize >= dict.len() => dictionary::bad_index(max, dict.len()),
-            _ => e,
-        });
-    }
-    check_gather_bytes(dict, indices, limits)?;
+    decode_checked_indices(data, n, dict, u64::MAX, indices, limits)?;
     dictionary::gather(dict, indices, out)
 }
 
@@ -860,16 +853,17 @@ fn decode_checked_indices(
             _ => e,
         });
     }
+    // `longest` is the dictionary's longest entry (u64::MAX: unknown): count the bytes only
+    // when they could pass the limit. The bytes first, as the two-pass default path does.
+    if longest.saturating_mul(n as u64) > limits.page_bytes {
+        check_gather_bytes(dict, indices, limits)?;
+    }
     // A fold the compiler vectorizes (`Iterator::max` keeps the last maximum and does not).
     let max = indices.iter().fold(0u32, |a, &b| a.max(b));
     if !indices.is_empty() && max as usize >= dict.len() {
         return Err(dictionary::bad_index(max, dict.len()));
     }
-    // `longest` is the dictionary's longest entry: count the bytes only when it could pass.
-    if longest.saturating_mul(n as u64) <= limits.page_bytes {
-        return Ok(());
-    }
-    check_gather_bytes(dict, indices, limits)
+    Ok(())
 }
 
 /// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry
