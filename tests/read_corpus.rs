@@ -342,6 +342,31 @@ fn read_batched(file: &FileReader<'_>, reuse: bool) -> Vec<Vec<LeafData>> {
     out
 }
 
+/// Reads every chunk with one `next_batch(5)` and then `read_all` for the rest (a page left
+/// half read, whose values may still be dictionary indices), glued back together.
+fn read_mixed(file: &FileReader<'_>) -> Vec<Vec<LeafData>> {
+    let mut out = Vec::new();
+    for rg in 0..file.num_row_groups() {
+        let mut cols = Vec::new();
+        for c in 0..file.schema().columns().len() {
+            let mut chunk = file.column_chunk(rg, c).unwrap();
+            let mut leaf = chunk.column().new_leaf_data();
+            if let Some(b) = chunk.next_batch(5).unwrap() {
+                leaf.def_levels.extend_from_slice(b.def_levels());
+                leaf.rep_levels.extend_from_slice(b.rep_levels());
+                assert!(leaf.values.extend_from(b.values()));
+            }
+            let rest = chunk.read_all().unwrap();
+            leaf.def_levels.extend_from_slice(&rest.def_levels);
+            leaf.rep_levels.extend_from_slice(&rest.rep_levels);
+            assert!(leaf.values.extend_from(rest.values.as_ref()));
+            cols.push(leaf);
+        }
+        out.push(cols);
+    }
+    out
+}
+
 /// A reader that returns at most one byte per `read` call.
 struct OneByte<R>(R);
 
@@ -378,6 +403,10 @@ fn check_file(name: &str, expect: Expect) {
             assert!(
                 same_file(&all, &read_batched(&file, true)),
                 "{name}: batches in reused buffers"
+            );
+            assert!(
+                same_file(&all, &read_mixed(&file)),
+                "{name}: one batch, then read_all"
             );
             // Read + Seek, whole reads and one byte per call.
             let cursor = FileReader::new(std::io::Cursor::new(bytes.as_slice()))
