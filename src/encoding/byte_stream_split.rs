@@ -100,7 +100,7 @@ fn transpose_then_plain(
     let mut bytes = alloc::vec![0u8; input.len()];
     if num_values > 0 {
         for (k, stream) in input.chunks_exact(num_values).enumerate() {
-            for (value, &b) in bytes.chunks_exact_mut(width).zip(stream) {
+            for (value, &b) in bytes.chunks_exact_mut(width.max(1)).zip(stream) {
                 if let Some(to) = value.get_mut(k) {
                     *to = b;
                 }

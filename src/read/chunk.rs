@@ -402,7 +402,7 @@ impl<'a> ColumnChunkReader<'a> {
         Ok(Some(Batch {
             def_levels: def,
             rep_levels: rep,
-            values: self.page.values.as_ref().slice(v_start..v_end),
+            values: self.page.values.as_ref().slice_or_empty(v_start..v_end),
             len: end - start,
         }))
     }
@@ -428,7 +428,7 @@ impl<'a> ColumnChunkReader<'a> {
                 .extend_from_slice(self.page.rep_levels.get(s..e).unwrap_or(&[]));
             let vals = self.page.values.as_ref();
             out.values
-                .extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
+                .extend_from(vals.slice_or_empty(self.value_pos.min(vals.len())..vals.len()));
         }
         loop {
             match self.stream.next_data_page(&mut out) {

@@ -736,6 +736,17 @@ fn sort_by_path(idx: &mut [usize], paths: &[String]) {
         (Some(&x), Some(&y)) => key(x) < key(y),
         _ => false,
     };
+    // `[T]::swap` without its panic path (the indices are always in bounds).
+    let swap = |idx: &mut [usize], a: usize, b: usize| {
+        if let (Some(&x), Some(&y)) = (idx.get(a), idx.get(b)) {
+            if let Some(s) = idx.get_mut(a) {
+                *s = y;
+            }
+            if let Some(s) = idx.get_mut(b) {
+                *s = x;
+            }
+        }
+    };
     // Moves the value at `root` down the max-heap held in `idx[..end]`.
     let sift = |idx: &mut [usize], mut root: usize, end: usize| loop {
         let mut child = 2 * root + 1;
@@ -748,7 +759,7 @@ fn sort_by_path(idx: &mut [usize], paths: &[String]) {
         if !less(idx, root, child) {
             break;
         }
-        idx.swap(root, child);
+        swap(idx, root, child);
         root = child;
     };
     let len = idx.len();
@@ -756,7 +767,7 @@ fn sort_by_path(idx: &mut [usize], paths: &[String]) {
         sift(idx, start, len);
     }
     for end in (1..len).rev() {
-        idx.swap(0, end);
+        swap(idx, 0, end);
         sift(idx, 0, end);
     }
 }
