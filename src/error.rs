@@ -206,6 +206,14 @@ impl Error {
         self
     }
 
+    /// Forgets the byte offset (one counted in bytes that are not the file's, such as
+    /// decompressed ones), keeping the rest of the location.
+    #[must_use]
+    pub(crate) fn without_offset(mut self) -> Self {
+        self.0.location.offset = None;
+        self
+    }
+
     /// Sets the page ordinal, unless already set.
     #[must_use]
     pub fn in_page(mut self, page: usize) -> Self {

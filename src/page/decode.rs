@@ -220,18 +220,7 @@ fn non_negative(v: i32, what: &'static str) -> Result<usize> {
 /// Drops the byte offset of an error found in decompressed bytes (it is not a file offset).
 #[cold]
 fn without_offset(e: Error) -> Error {
-    let loc = e.location().clone();
-    let mut n = Error::new(e.kind().clone());
-    if let Some(p) = loc.page {
-        n = n.in_page(p);
-    }
-    if let Some(c) = &loc.column {
-        n = n.in_column(c);
-    }
-    if let Some(r) = loc.row_group {
-        n = n.in_row_group(r);
-    }
-    n
+    e.without_offset()
 }
 
 /// Maps the errors of a section of the page: offsets count from `base` within the body when
