@@ -180,6 +180,16 @@ impl Error {
         Self::new(ErrorKind::InvalidArgument(message.into()))
     }
 
+    /// [`Error::invalid_argument`] with a formatted message: `format!` without
+    /// `alloc::fmt::format`, which the readers would otherwise link for these messages alone.
+    #[cold]
+    pub(crate) fn invalid_argument_fmt(message: fmt::Arguments<'_>) -> Self {
+        let mut s = String::new();
+        // Writing into a String cannot fail.
+        let _ = fmt::Write::write_fmt(&mut s, message);
+        Self::new(ErrorKind::InvalidArgument(s))
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind

@@ -150,7 +150,7 @@ pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> R
             }
         }
         (d, o) => {
-            return Err(Error::invalid_argument(alloc::format!(
+            return Err(Error::invalid_argument_fmt(format_args!(
                 "dictionary of {} cannot fill values of {}",
                 d.physical_type(),
                 o.physical_type()
@@ -597,7 +597,7 @@ impl DictionaryEncoder {
                 put_fixed_bytes(table, d, v.iter(), indices, &mut budget)
             }
             (d, v) => {
-                return Err(Error::invalid_argument(alloc::format!(
+                return Err(Error::invalid_argument_fmt(format_args!(
                     "values of {} put into a dictionary of {}",
                     v.physical_type(),
                     d.physical_type()

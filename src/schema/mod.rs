@@ -426,7 +426,7 @@ fn join_dotted<S: AsRef<str>>(names: &[S]) -> String {
 /// A reason for an annotation, structural or limit problem, as the mode wants it.
 fn fail<const STRICT: bool>(what: &'static str, path: &str) -> Error {
     if STRICT {
-        Error::invalid_argument(format!("schema field {path:?}: {what}"))
+        Error::invalid_argument_fmt(format_args!("schema field {path:?}: {what}"))
     } else {
         in_path(Error::out_of_spec(what), path)
     }
