@@ -35,6 +35,12 @@ pub struct Reader<'a> {
     cur: Cursor<'a>,
     depth: u32,
     max_depth: u32,
+    /// The compact struct decoder's pending error (see `__StructState`).
+    #[cfg(any(parket_opt_size, test))]
+    pub(crate) failed: Option<crate::error::Error>,
+    /// Tests only: read structs with the compact decoder of builds for size.
+    #[cfg(test)]
+    pub(crate) compact: bool,
 }
 
 /// One level of an iterative [`Reader::skip`].
@@ -52,6 +58,10 @@ impl<'a> Reader<'a> {
             cur: Cursor::new(buf),
             depth: 0,
             max_depth,
+            #[cfg(any(parket_opt_size, test))]
+            failed: None,
+            #[cfg(test)]
+            compact: false,
         }
     }
 
