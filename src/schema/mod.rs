@@ -115,7 +115,6 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -559,7 +558,12 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
         let path = if top.path.is_empty() && parent == 0 {
             e.name.clone()
         } else {
-            format!("{}.{}", top.path, e.name)
+            // `format!("{}.{}", ..)` by hand: the formatting machinery is larger.
+            let mut p = String::with_capacity(top.path.len() + 1 + e.name.len());
+            p.push_str(&top.path);
+            p.push('.');
+            p.push_str(&e.name);
+            p
         };
 
         // Paths repeat their ancestors' names: without a bound, long names over deep groups
@@ -804,17 +808,22 @@ fn close_finished(stack: &mut Vec<Frame>, nodes: &mut [Node], columns_len: usize
 
 /// Names from the root's child down to a new leaf named `name` under `parent`.
 fn leaf_path(nodes: &[Node], parent: usize, name: &str) -> Vec<String> {
-    let mut path = alloc::vec![String::from(name)];
+    // The ancestors' names, from the parent up to the root's child; then in path order.
+    let mut up: Vec<&str> = Vec::new();
     let mut at = parent;
     while let Some(node) = nodes.get(at) {
         match node.parent {
             Some(p) => {
-                path.push(node.name.clone());
+                up.push(&node.name);
                 at = p;
             }
             None => break,
         }
     }
-    path.reverse();
+    let mut path = Vec::with_capacity(up.len() + 1);
+    for n in up.iter().rev() {
+        path.push(String::from(*n));
+    }
+    path.push(String::from(name));
     path
 }
