@@ -97,7 +97,8 @@ fn transpose_then_plain(
     width: usize,
     out: &mut Values,
 ) -> Result<usize> {
-    let mut bytes = alloc::vec![0u8; input.len()];
+    let mut bytes = Vec::new();
+    bytes.resize(input.len(), 0u8);
     if num_values > 0 {
         for (k, stream) in input.chunks_exact(num_values).enumerate() {
             for (value, &b) in bytes.chunks_exact_mut(width.max(1)).zip(stream) {

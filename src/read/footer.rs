@@ -162,7 +162,9 @@ pub(crate) fn read_metadata_at(r: &dyn super::ReadAt, limits: &Limits) -> Result
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
     check_head(&head)?;
-    let mut footer = alloc::vec![0u8; footer_len as usize];
+    // (`resize` rather than `vec![0; n]`: the readers link it anyway.)
+    let mut footer = Vec::new();
+    footer.resize(footer_len as usize, 0u8);
     r.read_at(start, &mut footer)?;
     FileMetaData::decode_with_limits(&footer, limits).map_err(|e| e.offset_by(start))
 }
