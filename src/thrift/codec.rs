@@ -350,20 +350,21 @@ pub struct __StructState {
     start: u64,
     last: i16,
     seen: u64,
+    entered: bool,
 }
 
 #[cfg(any(parket_opt_size, test))]
 impl __StructState {
-    /// Enters a struct (counting one level of nesting).
-    #[inline(never)]
-    pub fn begin(r: &mut Reader<'_>) -> Result<Self> {
-        let start = r.position() as u64;
-        r.struct_begin()?;
-        Ok(__StructState {
-            start,
+    /// The state of a struct that starts at the reader's position; the first
+    /// [`__StructState::next`] enters it (counting one level of nesting).
+    #[inline(always)]
+    pub fn new(r: &Reader<'_>) -> Self {
+        __StructState {
+            start: r.position() as u64,
             last: 0,
             seen: 0,
-        })
+            entered: false,
+        }
     }
 
     /// The next field to read: `(id, wire type)` of a field of `table` (pairs of id and
@@ -376,7 +377,11 @@ impl __StructState {
         if r.failed.is_some() {
             return None;
         }
+        let entered = core::mem::replace(&mut self.entered, true);
         let step = |r: &mut Reader<'_>, last: &mut i16| -> Result<Option<(usize, i16, u8)>> {
+            if !entered {
+                r.struct_begin()?;
+            }
             while let Some((id, wire)) = r.field_header(last)? {
                 let known = table.iter().position(|&(i, w)| {
                     i == id && (w == wire || (w == BOOL_TRUE && wire == BOOL_FALSE))
@@ -654,7 +659,7 @@ macro_rules! thrift_struct {
                 const __MISSING: &str = concat!($(
                     $crate::thrift::__missing!($req, $name, $field), "\0",
                 )*);
-                let mut __s = $crate::thrift::__StructState::begin(__r)?;
+                let mut __s = $crate::thrift::__StructState::new(__r);
                 // Read in place: a required field holds a placeholder until it is read
                 // (`finish` fails if it never is), an optional one `None`.
                 let mut __out = $name {
