@@ -373,7 +373,7 @@ impl __StructState {
     /// [`__StructState::finish`]). Unknown fields and fields of another wire type are
     /// skipped, as the default decoder skips them.
     #[inline(never)]
-    pub fn next(&mut self, r: &mut Reader<'_>, table: &[(i16, u8)]) -> Option<(i16, u8)> {
+    pub fn next(&mut self, r: &mut Reader<'_>, table: &[(u8, u8)]) -> Option<(i16, u8)> {
         if r.failed.is_some() {
             return None;
         }
@@ -384,7 +384,7 @@ impl __StructState {
             }
             while let Some((id, wire)) = r.field_header(last)? {
                 let known = table.iter().position(|&(i, w)| {
-                    i == id && (w == wire || (w == BOOL_TRUE && wire == BOOL_FALSE))
+                    i16::from(i) == id && (w == wire || (w == BOOL_TRUE && wire == BOOL_FALSE))
                 });
                 if let Some(i) = known {
                     return Ok(Some((i, id, wire)));
@@ -640,9 +640,10 @@ macro_rules! thrift_struct {
             fn __read_compact(
                 __r: &mut $crate::thrift::Reader<'_>,
             ) -> $crate::error::Result<Self> {
-                // (id, wire type) of each field, in declaration order; an `#[extra]` field
-                // gets wire type 0, which no field header has, when `metadata-extras` is off.
-                const __TABLE: &[(i16, u8)] = &[
+                // (id, wire type) of each field, in declaration order (every id of
+                // parquet.thrift fits a byte); an `#[extra]` field gets wire type 0, which no
+                // field header has, when `metadata-extras` is off.
+                const __TABLE: &[(u8, u8)] = &[
                     $( ($id, {
                         let __w = <$ty as $crate::thrift::Codec>::WIRE;
                         $( $($extra)*
