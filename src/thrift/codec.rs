@@ -212,13 +212,7 @@ impl<T: Codec> Codec for Vec<T> {
     const TY: Ty = Ty::List(&T::TY);
     const WIRE: u8 = LIST;
     fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
-        let pos = r.position();
-        let (elem, size) = r.list_header()?;
-        if size > 0 && !T::accepts(elem) {
-            return Err(
-                Error::out_of_range("Thrift list element type", elem as i64).at_offset(pos as u64)
-            );
-        }
+        let size = list_of(r, T::WIRE)?;
         // `size` was checked against the bytes that remain (one byte per element at least);
         // reserve a bounded amount up front and let the vector grow as elements really decode.
         let mut out = Vec::with_capacity(size.min(1024));
@@ -234,6 +228,21 @@ impl<T: Codec> Codec for Vec<T> {
             v.write(w);
         }
     }
+}
+
+/// Reads a list header whose element type must be `wire` (either bool type for `BOOL_TRUE`,
+/// which is what [`Codec::accepts`] says for every type here); returns the size. Not generic:
+/// one copy for every list type.
+fn list_of(r: &mut Reader<'_>, wire: u8) -> Result<usize> {
+    let pos = r.position();
+    let (elem, size) = r.list_header()?;
+    let accepts = elem == wire || (wire == BOOL_TRUE && elem == BOOL_FALSE);
+    if size > 0 && !accepts {
+        return Err(
+            Error::out_of_range("Thrift list element type", elem as i64).at_offset(pos as u64)
+        );
+    }
+    Ok(size)
 }
 
 /// Decodes one `T` from the start of `buf`, structs nesting at most `max_depth` deep; returns
