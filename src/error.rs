@@ -335,8 +335,10 @@ impl std::error::Error for Error {}
 impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Self {
-        use alloc::string::ToString;
-        Error::new(ErrorKind::Io(e.to_string()))
+        // `to_string` without its panic path: writing into a String cannot fail.
+        let mut s = String::new();
+        let _ = fmt::Write::write_fmt(&mut s, format_args!("{e}"));
+        Error::new(ErrorKind::Io(s))
     }
 }
 
