@@ -130,12 +130,33 @@ fn decode_fixed<const N: usize, T>(
     let bytes = take_values(input, num_values, N, what)?;
     out.reserve(num_values);
     // `chunks_exact` gives N bytes: the fallback is never used (and compiled away).
+    #[cfg(not(parket_opt_size))]
     out.extend(
         bytes
             .chunks_exact(N)
             .map(|c| f(<[u8; N]>::try_from(c).unwrap_or([0; N]))),
     );
+    #[cfg(parket_opt_size)]
+    extend_by_index(bytes, num_values, out, f);
     Ok(bytes.len())
+}
+
+/// The conversion of [`decode_fixed`] in builds for size (`cfg(parket_opt_size)`): value `k`
+/// from bytes `k * N ..`, over an exact range, which links neither `ChunksExact`'s size hint
+/// (a division) nor its panic paths. `bytes` holds `num_values * N` bytes (`take_values`
+/// checked it), so the fallback is never used; a test compares it with `chunks_exact`.
+#[cfg(any(parket_opt_size, test))]
+#[inline]
+fn extend_by_index<const N: usize, T>(
+    bytes: &[u8],
+    num_values: usize,
+    out: &mut Vec<T>,
+    f: impl Fn([u8; N]) -> T,
+) {
+    out.extend((0..num_values).map(|k| {
+        let c = bytes.get(k * N..).and_then(|c| c.first_chunk::<N>());
+        f(c.copied().unwrap_or([0; N]))
+    }));
 }
 
 /// Spec: BOOLEAN is bit-packed, LSB first, one bit per value.
@@ -376,6 +397,25 @@ mod tests {
     }
 
     proptest! {
+        /// The conversion of builds for size gives what `chunks_exact` gives.
+        #[test]
+        fn extend_by_index_matches_chunks_exact(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            fn both<const N: usize>(bytes: &[u8]) -> (Vec<[u8; N]>, Vec<[u8; N]>) {
+                let n = bytes.len() / N;
+                let bytes = &bytes[..n * N];
+                let a: Vec<[u8; N]> = bytes.chunks_exact(N).map(|c| c.try_into().unwrap()).collect();
+                let mut b = Vec::new();
+                extend_by_index(bytes, n, &mut b, |x: [u8; N]| x);
+                (a, b)
+            }
+            let (a, b) = both::<4>(&bytes);
+            prop_assert_eq!(a, b);
+            let (a, b) = both::<8>(&bytes);
+            prop_assert_eq!(a, b);
+            let (a, b) = both::<12>(&bytes);
+            prop_assert_eq!(a, b);
+        }
+
         #[test]
         fn roundtrip_i64_f64(ints in proptest::collection::vec(any::<i64>(), 0..50), bits in proptest::collection::vec(any::<u64>(), 0..50)) {
             for v in [Values::Int64(ints.clone()), Values::Double(bits.iter().map(|&b| f64::from_bits(b)).collect()),
