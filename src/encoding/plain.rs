@@ -159,6 +159,13 @@ fn extend_by_index<const N: usize, T>(
     }));
 }
 
+/// The unpacking of [`decode_boolean`] in builds for size (`cfg(parket_opt_size)`): bit `k`
+/// by index, without the flattening adapter; a test compares it with the default.
+#[cfg(any(parket_opt_size, test))]
+fn booleans_by_index(bytes: &[u8], num_values: usize, out: &mut Vec<bool>) {
+    out.extend((0..num_values).map(|k| bytes.get(k / 8).is_some_and(|&b| (b >> (k % 8)) & 1 != 0)));
+}
+
 /// Spec: BOOLEAN is bit-packed, LSB first, one bit per value.
 fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Result<usize> {
     let len = num_values.div_ceil(8);
@@ -170,12 +177,15 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
         ));
     };
     out.reserve(num_values);
+    #[cfg(not(parket_opt_size))]
     out.extend(
         bytes
             .iter()
             .flat_map(|&b| (0..8).map(move |k| (b >> k) & 1 != 0))
             .take(num_values),
     );
+    #[cfg(parket_opt_size)]
+    booleans_by_index(bytes, num_values, out);
     Ok(len)
 }
 
@@ -413,6 +423,20 @@ mod tests {
             let (a, b) = both::<8>(&bytes);
             prop_assert_eq!(a, b);
             let (a, b) = both::<12>(&bytes);
+            prop_assert_eq!(a, b);
+        }
+
+        /// The boolean unpacking of builds for size gives what the default gives.
+        #[test]
+        fn booleans_by_index_matches_default(bytes in proptest::collection::vec(any::<u8>(), 0..40), n in 0usize..330) {
+            let n = n.min(bytes.len() * 8);
+            let a: Vec<bool> = bytes
+                .iter()
+                .flat_map(|&b| (0..8).map(move |k| (b >> k) & 1 != 0))
+                .take(n)
+                .collect();
+            let mut b = Vec::new();
+            booleans_by_index(&bytes, n, &mut b);
             prop_assert_eq!(a, b);
         }
 
