@@ -410,12 +410,14 @@ impl Schema {
 }
 
 /// `names` joined with dots: `[T]::join(".")`, as a plain loop (`join`'s generic copying is
-/// several times larger, and the reader links this).
+/// several times larger, and the reader links this). The dot is pushed as a `str`:
+/// `String::push(char)` encodes UTF-8, which the reader would link for this alone.
+#[allow(clippy::single_char_add_str)]
 fn join_dotted<S: AsRef<str>>(names: &[S]) -> String {
     let mut s = String::new();
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
-            s.push('.');
+            s.push_str(".");
         }
         s.push_str(name.as_ref());
     }
@@ -558,10 +560,12 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
         let path = if top.path.is_empty() && parent == 0 {
             e.name.clone()
         } else {
-            // `format!("{}.{}", ..)` by hand: the formatting machinery is larger.
+            // `format!("{}.{}", ..)` by hand: the formatting machinery is larger (and the
+            // dot as a `str`, see `join_dotted`).
             let mut p = String::with_capacity(top.path.len() + 1 + e.name.len());
             p.push_str(&top.path);
-            p.push('.');
+            #[allow(clippy::single_char_add_str)]
+            p.push_str(".");
             p.push_str(&e.name);
             p
         };
