@@ -180,6 +180,16 @@ impl Error {
         Self::new(ErrorKind::InvalidArgument(message.into()))
     }
 
+    /// [`Error::invalid_argument`] with a formatted message: `format!` without
+    /// `alloc::fmt::format`, which the readers would otherwise link for these messages alone.
+    #[cold]
+    pub(crate) fn invalid_argument_fmt(message: fmt::Arguments<'_>) -> Self {
+        let mut s = String::new();
+        // Writing into a String cannot fail.
+        let _ = fmt::Write::write_fmt(&mut s, message);
+        Self::new(ErrorKind::InvalidArgument(s))
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
@@ -203,6 +213,14 @@ impl Error {
     pub fn offset_by(mut self, base: u64) -> Self {
         let o = self.0.location.offset.get_or_insert(0);
         *o = o.saturating_add(base);
+        self
+    }
+
+    /// Forgets the byte offset (one counted in bytes that are not the file's, such as
+    /// decompressed ones), keeping the rest of the location.
+    #[must_use]
+    pub(crate) fn without_offset(mut self) -> Self {
+        self.0.location.offset = None;
         self
     }
 
@@ -317,8 +335,10 @@ impl std::error::Error for Error {}
 impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Self {
-        use alloc::string::ToString;
-        Error::new(ErrorKind::Io(e.to_string()))
+        // `to_string` without its panic path: writing into a String cannot fail.
+        let mut s = String::new();
+        let _ = fmt::Write::write_fmt(&mut s, format_args!("{e}"));
+        Error::new(ErrorKind::Io(s))
     }
 }
 

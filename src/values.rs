@@ -183,13 +183,25 @@ impl<'a> ByteArraysRef<'a> {
     /// Iterates over the values.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + 'a {
         let data = self.data;
-        self.offsets.windows(2).map(move |w| &data[w[0]..w[1]])
+        self.offsets.windows(2).map(move |w| match *w {
+            [start, end] => data.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        })
     }
 
     /// Values `range`.
     pub fn slice(&self, range: Range<usize>) -> ByteArraysRef<'a> {
         ByteArraysRef {
             offsets: &self.offsets[range.start..range.end + 1],
+            data: self.data,
+        }
+    }
+
+    /// Values `range`, or none when it is out of bounds.
+    fn slice_or_empty(&self, range: Range<usize>) -> ByteArraysRef<'a> {
+        let end = range.end.saturating_add(1);
+        ByteArraysRef {
+            offsets: self.offsets.get(range.start..end).unwrap_or(&[]),
             data: self.data,
         }
     }
@@ -347,6 +359,16 @@ impl<'a> FixedLenByteArraysRef<'a> {
         FixedLenByteArraysRef {
             width: self.width,
             data: &self.data[range.start * self.width..range.end * self.width],
+        }
+    }
+
+    /// Values `range`, or none when it is out of bounds.
+    fn slice_or_empty(&self, range: Range<usize>) -> FixedLenByteArraysRef<'a> {
+        let w = self.width;
+        let bytes = range.start.saturating_mul(w)..range.end.saturating_mul(w);
+        FixedLenByteArraysRef {
+            width: w,
+            data: self.data.get(bytes).unwrap_or(&[]),
         }
     }
 }
@@ -529,6 +551,23 @@ impl<'a> ValuesRef<'a> {
             ValuesRef::Double(v) => ValuesRef::Double(&v[range]),
             ValuesRef::ByteArray(v) => ValuesRef::ByteArray(v.slice(range)),
             ValuesRef::FixedLenByteArray(v) => ValuesRef::FixedLenByteArray(v.slice(range)),
+        }
+    }
+
+    /// [`ValuesRef::slice`] for ranges known to be in bounds (the readers'), without a panic
+    /// path: an out-of-bounds range gives no values of the same type.
+    pub(crate) fn slice_or_empty(&self, range: Range<usize>) -> ValuesRef<'a> {
+        match *self {
+            ValuesRef::Boolean(v) => ValuesRef::Boolean(v.get(range).unwrap_or(&[])),
+            ValuesRef::Int32(v) => ValuesRef::Int32(v.get(range).unwrap_or(&[])),
+            ValuesRef::Int64(v) => ValuesRef::Int64(v.get(range).unwrap_or(&[])),
+            ValuesRef::Int96(v) => ValuesRef::Int96(v.get(range).unwrap_or(&[])),
+            ValuesRef::Float(v) => ValuesRef::Float(v.get(range).unwrap_or(&[])),
+            ValuesRef::Double(v) => ValuesRef::Double(v.get(range).unwrap_or(&[])),
+            ValuesRef::ByteArray(v) => ValuesRef::ByteArray(v.slice_or_empty(range)),
+            ValuesRef::FixedLenByteArray(v) => {
+                ValuesRef::FixedLenByteArray(v.slice_or_empty(range))
+            }
         }
     }
 

@@ -332,15 +332,16 @@ mod compact {
             return;
         }
         let mut buf = [0u8; 72];
-        let n = input.len().min(w);
-        buf[..n].copy_from_slice(&input[..n]);
+        for (b, &x) in buf.iter_mut().zip(input.iter().take(w)) {
+            *b = x;
+        }
         let mask = mask64(w as u32);
         for (i, o) in out.iter_mut().enumerate() {
             let start = i * w;
             let (byte, shift) = (start / 8, (start % 8) as u32);
             let mut v = word_at(&buf, byte) >> shift;
             if shift as usize + w > 64 {
-                v |= (buf[byte + 8] as u64) << (64 - shift);
+                v |= (buf.get(byte + 8).copied().unwrap_or(0) as u64) << (64 - shift);
             }
             *o = v & mask;
         }

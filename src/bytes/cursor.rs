@@ -47,8 +47,8 @@ impl<'a> Cursor<'a> {
     /// The bytes that remain, without consuming them.
     #[inline]
     pub fn rest(&self) -> &'a [u8] {
-        // pos <= buf.len() is an invariant of every method.
-        &self.buf[self.pos..]
+        // pos <= buf.len() is an invariant of every method (`get`: no panic path to link).
+        self.buf.get(self.pos..).unwrap_or(&[])
     }
 
     /// The whole underlying slice.
@@ -66,12 +66,13 @@ impl<'a> Cursor<'a> {
     /// Consumes and returns the next `n` bytes.
     #[inline]
     pub fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8]> {
-        if n > self.remaining() {
-            return Err(self.truncated(what, n));
+        match self.rest().get(..n) {
+            Some(s) => {
+                self.pos += n;
+                Ok(s)
+            }
+            None => Err(self.truncated(what, n)),
         }
-        let s = &self.buf[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
     }
 
     /// Skips `n` bytes.
@@ -84,9 +85,8 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
         let s = self.take(N, what)?;
-        let mut a = [0u8; N];
-        a.copy_from_slice(s);
-        Ok(a)
+        // `take` returned exactly N bytes: the fallback is never used.
+        Ok(<[u8; N]>::try_from(s).unwrap_or([0; N]))
     }
 
     /// One byte.

@@ -97,10 +97,16 @@ fn transpose_then_plain(
     width: usize,
     out: &mut Values,
 ) -> Result<usize> {
-    let mut bytes = alloc::vec![0u8; input.len()];
+    // `resize` rather than `vec![0; n]`: no `alloc_zeroed` linked for this alone.
+    #[allow(clippy::slow_vector_initialization)]
+    let mut bytes = {
+        let mut v = Vec::new();
+        v.resize(input.len(), 0u8);
+        v
+    };
     if num_values > 0 {
         for (k, stream) in input.chunks_exact(num_values).enumerate() {
-            for (value, &b) in bytes.chunks_exact_mut(width).zip(stream) {
+            for (value, &b) in bytes.chunks_exact_mut(width.max(1)).zip(stream) {
                 if let Some(to) = value.get_mut(k) {
                     *to = b;
                 }

@@ -205,7 +205,8 @@ pub(crate) fn decode_lengths(
     let consumed = decode_via_u64(input, num_values, out, 32, true, |v| v as u32 as usize)?;
     #[cfg(not(parket_opt_size))]
     let consumed = decode_into(input, num_values, out, 32, true, |v| v as u32 as usize)?;
-    if let Some(&bad) = out[start..].iter().find(|&&l| l > i32::MAX as usize) {
+    let lengths = out.get(start..).unwrap_or(&[]);
+    if let Some(&bad) = lengths.iter().find(|&&l| l > i32::MAX as usize) {
         return Err(Error::out_of_range(
             "negative byte array length",
             bad as u32 as i32 as i64,

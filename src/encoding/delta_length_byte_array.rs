@@ -82,7 +82,7 @@ pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays)
     };
     let rest = input.get(lengths_len..).unwrap_or(&[]);
     let mut total = 0usize;
-    for o in &mut offsets[start..] {
+    for o in offsets.get_mut(start..).unwrap_or(&mut []) {
         // Each length is at most i32::MAX and `total` at most rest.len(): no overflow.
         total += *o;
         if total > rest.len() {
@@ -96,7 +96,7 @@ pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays)
         }
         *o = base + total;
     }
-    data.extend_from_slice(&rest[..total]);
+    data.extend_from_slice(rest.get(..total).unwrap_or(&[]));
     Ok(lengths_len + total)
 }
 
@@ -111,7 +111,7 @@ pub(crate) fn decode_parts<'a>(
     let lengths_len = delta_binary_packed::decode_lengths(input, num_values, lengths)?;
     let rest = input.get(lengths_len..).unwrap_or(&[]);
     let mut total = 0usize;
-    for &l in &lengths[start..] {
+    for &l in lengths.get(start..).unwrap_or(&[]) {
         total += l;
         if total > rest.len() {
             return Err(Error::truncated(
@@ -122,7 +122,7 @@ pub(crate) fn decode_parts<'a>(
             .at_offset(lengths_len as u64));
         }
     }
-    Ok((&rest[..total], lengths_len + total))
+    Ok((rest.get(..total).unwrap_or(&[]), lengths_len + total))
 }
 
 /// Appends the encoding of `values` (BYTE_ARRAY only).

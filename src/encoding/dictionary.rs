@@ -115,10 +115,9 @@ pub(crate) fn bad_index(index: u32, len: usize) -> Error {
 /// `indices.len()` and the dictionary size.
 pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
     let len = dictionary.len();
-    if let Some(&max) = indices.iter().max() {
-        if max as usize >= len {
-            return Err(bad_index(max, len));
-        }
+    let max = indices.iter().fold(0, |m, &i| m.max(i));
+    if !indices.is_empty() && max as usize >= len {
+        return Err(bad_index(max, len));
     }
     // From here on every index is below `len`.
     match (dictionary, out) {
@@ -143,7 +142,7 @@ pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> R
             }
         }
         (d, o) => {
-            return Err(Error::invalid_argument(alloc::format!(
+            return Err(Error::invalid_argument_fmt(format_args!(
                 "dictionary of {} cannot fill values of {}",
                 d.physical_type(),
                 o.physical_type()
@@ -615,7 +614,7 @@ impl DictionaryEncoder {
                 put_fixed_bytes(table, d, v.iter(), indices, &mut budget)
             }
             (d, v) => {
-                return Err(Error::invalid_argument(alloc::format!(
+                return Err(Error::invalid_argument_fmt(format_args!(
                     "values of {} put into a dictionary of {}",
                     v.physical_type(),
                     d.physical_type()

@@ -130,12 +130,41 @@ fn decode_fixed<const N: usize, T>(
 ) -> Result<usize> {
     let bytes = take_values(input, num_values, N, what)?;
     out.reserve(num_values);
-    out.extend(bytes.chunks_exact(N).map(|c| {
-        let mut a = [0u8; N];
-        a.copy_from_slice(c);
-        f(a)
-    }));
+    // `chunks_exact` gives N bytes: the fallback is never used (and compiled away).
+    #[cfg(not(parket_opt_size))]
+    out.extend(
+        bytes
+            .chunks_exact(N)
+            .map(|c| f(<[u8; N]>::try_from(c).unwrap_or([0; N]))),
+    );
+    #[cfg(parket_opt_size)]
+    extend_by_index(bytes, num_values, out, f);
     Ok(bytes.len())
+}
+
+/// The conversion of [`decode_fixed`] in builds for size (`cfg(parket_opt_size)`): value `k`
+/// from bytes `k * N ..`, over an exact range, which links neither `ChunksExact`'s size hint
+/// (a division) nor its panic paths. `bytes` holds `num_values * N` bytes (`take_values`
+/// checked it), so the fallback is never used; a test compares it with `chunks_exact`.
+#[cfg(any(parket_opt_size, test))]
+#[inline]
+fn extend_by_index<const N: usize, T>(
+    bytes: &[u8],
+    num_values: usize,
+    out: &mut Vec<T>,
+    f: impl Fn([u8; N]) -> T,
+) {
+    out.extend((0..num_values).map(|k| {
+        let c = bytes.get(k * N..).and_then(|c| c.first_chunk::<N>());
+        f(c.copied().unwrap_or([0; N]))
+    }));
+}
+
+/// The unpacking of [`decode_boolean`] in builds for size (`cfg(parket_opt_size)`): bit `k`
+/// by index, without the flattening adapter; a test compares it with the default.
+#[cfg(any(parket_opt_size, test))]
+fn booleans_by_index(bytes: &[u8], num_values: usize, out: &mut Vec<bool>) {
+    out.extend((0..num_values).map(|k| bytes.get(k / 8).is_some_and(|&b| (b >> (k % 8)) & 1 != 0)));
 }
 
 /// Spec: BOOLEAN is bit-packed, LSB first, one bit per value.
@@ -151,14 +180,19 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
     out.reserve(num_values);
     // Eight values a byte, appended as one array (an iterator of single bits was extended
     // value by value).
-    let bits = |b: u8| -> [bool; 8] { core::array::from_fn(|k| (b >> k) & 1 != 0) };
-    let (whole, rest) = bytes.split_at(num_values / 8);
-    for &b in whole {
-        out.extend_from_slice(&bits(b));
+    #[cfg(not(parket_opt_size))]
+    {
+        let bits = |b: u8| -> [bool; 8] { core::array::from_fn(|k| (b >> k) & 1 != 0) };
+        let (whole, rest) = bytes.split_at(num_values / 8);
+        for &b in whole {
+            out.extend_from_slice(&bits(b));
+        }
+        if let Some(&b) = rest.first() {
+            out.extend_from_slice(&bits(b)[..num_values % 8]);
+        }
     }
-    if let Some(&b) = rest.first() {
-        out.extend_from_slice(&bits(b)[..num_values % 8]);
-    }
+    #[cfg(parket_opt_size)]
+    booleans_by_index(bytes, num_values, out);
     Ok(len)
 }
 
@@ -381,6 +415,39 @@ mod tests {
     }
 
     proptest! {
+        /// The conversion of builds for size gives what `chunks_exact` gives.
+        #[test]
+        fn extend_by_index_matches_chunks_exact(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            fn both<const N: usize>(bytes: &[u8]) -> (Vec<[u8; N]>, Vec<[u8; N]>) {
+                let n = bytes.len() / N;
+                let bytes = &bytes[..n * N];
+                let a: Vec<[u8; N]> = bytes.chunks_exact(N).map(|c| c.try_into().unwrap()).collect();
+                let mut b = Vec::new();
+                extend_by_index(bytes, n, &mut b, |x: [u8; N]| x);
+                (a, b)
+            }
+            let (a, b) = both::<4>(&bytes);
+            prop_assert_eq!(a, b);
+            let (a, b) = both::<8>(&bytes);
+            prop_assert_eq!(a, b);
+            let (a, b) = both::<12>(&bytes);
+            prop_assert_eq!(a, b);
+        }
+
+        /// The boolean unpacking of builds for size gives what the default gives.
+        #[test]
+        fn booleans_by_index_matches_default(bytes in proptest::collection::vec(any::<u8>(), 0..40), n in 0usize..330) {
+            let n = n.min(bytes.len() * 8);
+            let a: Vec<bool> = bytes
+                .iter()
+                .flat_map(|&b| (0..8).map(move |k| (b >> k) & 1 != 0))
+                .take(n)
+                .collect();
+            let mut b = Vec::new();
+            booleans_by_index(&bytes, n, &mut b);
+            prop_assert_eq!(a, b);
+        }
+
         #[test]
         fn roundtrip_i64_f64(ints in proptest::collection::vec(any::<i64>(), 0..50), bits in proptest::collection::vec(any::<u64>(), 0..50)) {
             for v in [Values::Int64(ints.clone()), Values::Double(bits.iter().map(|&b| f64::from_bits(b)).collect()),

@@ -110,7 +110,9 @@ impl Sink for u32 {
     fn unpack(bytes: &[u8], w: u32, n: usize, out: &mut Vec<Self>) {
         let len = out.len();
         out.resize(len + n, 0);
-        bitpack::unpack32(bytes, w, &mut out[len..]);
+        if let Some(dst) = out.get_mut(len..) {
+            bitpack::unpack32(bytes, w, dst);
+        }
     }
 }
 

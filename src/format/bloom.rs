@@ -63,6 +63,12 @@ macro_rules! empty_union {
             ];
         }
 
+        impl crate::thrift::__Placeholder for $name {
+            fn placeholder() -> Self {
+                [$($name::$variant),*][0]
+            }
+        }
+
         impl Codec for $name {
             const TY: Ty = Ty::Struct(stringify!($name));
             const WIRE: u8 = STRUCT;

@@ -149,6 +149,12 @@ impl StructDef for EncryptionAlgorithm {
     ];
 }
 
+impl crate::thrift::__Placeholder for EncryptionAlgorithm {
+    fn placeholder() -> Self {
+        EncryptionAlgorithm::AesGcmV1(AesGcmV1::default())
+    }
+}
+
 impl Codec for EncryptionAlgorithm {
     const TY: Ty = Ty::Struct("EncryptionAlgorithm");
     const WIRE: u8 = STRUCT;

@@ -20,6 +20,12 @@ use crate::thrift::{Codec, Ctx, Reader, Ty, Writer, I32};
 macro_rules! enum_codec {
     ($($t:ident => $idl:literal),* $(,)?) => {
         $(
+            impl crate::thrift::__Placeholder for $t {
+                fn placeholder() -> Self {
+                    $t::ALL[0]
+                }
+            }
+
             impl Codec for $t {
                 const TY: Ty = Ty::Enum($idl);
                 const WIRE: u8 = I32;

@@ -286,6 +286,12 @@ impl StructDef for TimeUnit {
     ];
 }
 
+impl crate::thrift::__Placeholder for TimeUnit {
+    fn placeholder() -> Self {
+        TimeUnit::Millis
+    }
+}
+
 impl Codec for TimeUnit {
     const TY: Ty = Ty::Struct("TimeUnit");
     const WIRE: u8 = STRUCT;

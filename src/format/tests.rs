@@ -673,3 +673,75 @@ fn extra_fields_are_skipped_without_metadata_extras() {
     };
     assert_eq!(out, written);
 }
+
+/// Decodes `data` as a `T` with the default struct decoder and with the compact one of builds
+/// for size (`cfg(parket_opt_size)`), nesting at most `depth` deep: the value (as `Debug`
+/// text, so that a NaN equals itself) and the bytes consumed, or the error with its location.
+fn both_decoders<T: crate::thrift::Codec + core::fmt::Debug>(
+    data: &[u8],
+    depth: u32,
+) -> (String, String) {
+    let run = |compact: bool| {
+        let mut r = crate::thrift::Reader::new(data, depth);
+        r.compact = compact;
+        let v = T::read(&mut r, crate::thrift::Ctx::NONE).map(|v| (v, r.position()));
+        alloc::format!("{v:?}")
+    };
+    (run(false), run(true))
+}
+
+/// Every top-level struct, and the structs nested in them, decoded both ways.
+fn compare_decoders(data: &[u8], depth: u32) -> Result<(), TestCaseError> {
+    let pairs = [
+        both_decoders::<FileMetaData>(data, depth),
+        both_decoders::<PageHeader>(data, depth),
+        both_decoders::<ColumnIndex>(data, depth),
+        both_decoders::<OffsetIndex>(data, depth),
+        both_decoders::<BloomFilterHeader>(data, depth),
+        both_decoders::<FileCryptoMetaData>(data, depth),
+        both_decoders::<SchemaElement>(data, depth),
+        both_decoders::<ColumnMetaData>(data, depth),
+        both_decoders::<LogicalType>(data, depth),
+        both_decoders::<Statistics>(data, depth),
+    ];
+    for (default, compact) in pairs {
+        prop_assert_eq!(default, compact);
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// The compact struct decoder of builds for size gives the same values, bytes consumed
+    /// and errors (kind, message and location) as the default one, on arbitrary bytes ...
+    #[test]
+    fn compact_decoder_matches_default_on_arbitrary_bytes(
+        data in vec(any::<u8>(), 0..400),
+        depth in prop_oneof![Just(64u32), 1u32..6],
+    ) {
+        compare_decoders(&data, depth)?;
+    }
+
+    /// ... on valid footers and page headers, and on mutations of them.
+    #[test]
+    fn compact_decoder_matches_default_on_mutated_footers(
+        m in file_meta_data(),
+        h in page_header(),
+        flips in vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        depth in prop_oneof![Just(64u32), 1u32..8],
+    ) {
+        let (mut footer, mut page) = (Vec::new(), Vec::new());
+        m.encode(&mut footer);
+        h.encode(&mut page);
+        for mut out in [footer, page] {
+            for &(i, b) in &flips {
+                if !out.is_empty() {
+                    let i = i.index(out.len());
+                    out[i] = b;
+                }
+            }
+            compare_decoders(&out, depth)?;
+        }
+    }
+}

@@ -230,18 +230,7 @@ fn non_negative(v: i32, what: &'static str) -> Result<usize> {
 /// Drops the byte offset of an error found in decompressed bytes (it is not a file offset).
 #[cold]
 fn without_offset(e: Error) -> Error {
-    let loc = e.location().clone();
-    let mut n = Error::new(e.kind().clone());
-    if let Some(p) = loc.page {
-        n = n.in_page(p);
-    }
-    if let Some(c) = &loc.column {
-        n = n.in_column(c);
-    }
-    if let Some(r) = loc.row_group {
-        n = n.in_row_group(r);
-    }
-    n
+    e.without_offset()
 }
 
 /// Maps the errors of a section of the page: offsets count from `base` within the body when
@@ -463,7 +452,7 @@ impl PageDecoder {
         plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
         self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
         self.dict_longest = match dict.as_ref() {
-            ValuesRef::ByteArray(d) => d.iter().map(<[u8]>::len).max().unwrap_or(0) as u64,
+            ValuesRef::ByteArray(d) => d.iter().fold(0, |m, v| m.max(v.len())) as u64,
             _ => 0,
         };
         self.dictionary = Some(dict);
@@ -697,7 +686,7 @@ fn level_counts(
 /// without counting (BIT_PACKED) and as the tests' reference.
 fn scan_levels(levels: &[u16], count_of: u16) -> LevelCounts {
     LevelCounts {
-        highest: levels.iter().copied().max().unwrap_or(0),
+        highest: levels.iter().fold(0, |m, &l| m.max(l)),
         count: levels.iter().filter(|&&l| l == count_of).count(),
     }
 }
@@ -848,8 +837,9 @@ fn decode_checked_indices(
 ) -> Result<()> {
     indices.clear();
     if let Err(e) = dictionary::decode_indices(data, n, indices) {
-        return Err(match indices.iter().max() {
-            Some(&max) if max as usize >= dict.len() => dictionary::bad_index(max, dict.len()),
+        let max = indices.iter().fold(0, |m, &i| m.max(i));
+        return Err(match indices.is_empty() {
+            false if max as usize >= dict.len() => dictionary::bad_index(max, dict.len()),
             _ => e,
         });
     }
@@ -872,7 +862,7 @@ fn check_gather_bytes(dict: ValuesRef<'_>, indices: &[u32], limits: &Limits) -> 
     let ValuesRef::ByteArray(d) = dict else {
         return Ok(());
     };
-    let longest = d.iter().map(<[u8]>::len).max().unwrap_or(0) as u64;
+    let longest = d.iter().fold(0, |m, v| m.max(v.len())) as u64;
     if longest.saturating_mul(indices.len() as u64) <= limits.page_bytes {
         return Ok(());
     }

@@ -429,7 +429,7 @@ impl<'a> ColumnChunkReader<'a> {
             _ => {
                 let v_end = (v_start + n_values).min(self.page.values.len());
                 self.value_pos = v_end;
-                self.page.values.as_ref().slice(v_start..v_end)
+                self.page.values.as_ref().slice_or_empty(v_start..v_end)
             }
         };
         Ok(Some(Batch {
@@ -468,8 +468,9 @@ impl<'a> ColumnChunkReader<'a> {
                 }
                 _ => {
                     let vals = self.page.values.as_ref();
-                    out.values
-                        .extend_from(vals.slice(self.value_pos.min(vals.len())..vals.len()));
+                    out.values.extend_from(
+                        vals.slice_or_empty(self.value_pos.min(vals.len())..vals.len()),
+                    );
                 }
             }
         }

@@ -162,7 +162,14 @@ pub(crate) fn read_metadata_at(r: &dyn super::ReadAt, limits: &Limits) -> Result
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
     check_head(&head)?;
-    let mut footer = alloc::vec![0u8; footer_len as usize];
+    // `resize` rather than `vec![0; n]`: the readers link `resize` anyway, not
+    // `alloc_zeroed` (smaller builds; the footer is read once).
+    #[allow(clippy::slow_vector_initialization)]
+    let mut footer = {
+        let mut v = Vec::new();
+        v.resize(footer_len as usize, 0u8);
+        v
+    };
     r.read_at(start, &mut footer)?;
     FileMetaData::decode_with_limits(&footer, limits).map_err(|e| e.offset_by(start))
 }

@@ -127,7 +127,7 @@ impl ColumnSelector for usize {
         if *self < schema.columns().len() {
             Ok(*self)
         } else {
-            Err(Error::invalid_argument(alloc::format!(
+            Err(Error::invalid_argument_fmt(format_args!(
                 "column {} does not exist: the schema has {} leaf columns",
                 self,
                 schema.columns().len()
@@ -139,7 +139,7 @@ impl ColumnSelector for usize {
 impl ColumnSelector for &str {
     fn column_index(&self, schema: &Schema) -> Result<usize> {
         schema.column_index(self).ok_or_else(|| {
-            Error::invalid_argument(alloc::format!("no leaf column with the path {self:?}"))
+            Error::invalid_argument_fmt(format_args!("no leaf column with the path {self:?}"))
         })
     }
 }
@@ -297,7 +297,7 @@ impl<'a> FileReader<'a> {
         let path = desc.path_string();
         let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
         let rg = self.metadata.row_groups.get(row_group).ok_or_else(|| {
-            Error::invalid_argument(alloc::format!(
+            Error::invalid_argument_fmt(format_args!(
                 "row group {row_group} does not exist: the file has {}",
                 self.metadata.row_groups.len()
             ))

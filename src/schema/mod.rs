@@ -115,7 +115,6 @@ mod text;
 #[cfg(test)]
 mod tests;
 
-use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -236,12 +235,9 @@ pub struct Schema {
     by_path: Vec<usize>,
 }
 
-/// Whether annotation mistakes are errors (builder, parser) or dropped (files).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Lenient,
-    Strict,
-}
+// Whether annotation mistakes are errors (builder, parser: `STRICT = true`) or dropped
+// (files: `false`) is a const parameter of `build` and its helpers, so that a reader, which
+// only builds from files, links none of the strict mode's checks and messages.
 
 impl Schema {
     /// Builds the tree from the footer's flat, depth-first element list, with the default
@@ -258,13 +254,13 @@ impl Schema {
         elements: &[SchemaElement],
         limits: &Limits,
     ) -> Result<Schema> {
-        build(elements, limits, Mode::Lenient)
+        build::<false>(elements, limits)
     }
 
     /// Builds a schema from elements that a caller made (builder, parser): annotations that
     /// do not fit are errors rather than dropped.
     pub(crate) fn from_elements_strict(elements: &[SchemaElement]) -> Result<Schema> {
-        build(elements, &Limits::default(), Mode::Strict)
+        build::<true>(elements, &Limits::default())
     }
 
     /// Flattens the tree into the footer's element list (the inverse of
@@ -414,12 +410,14 @@ impl Schema {
 }
 
 /// `names` joined with dots: `[T]::join(".")`, as a plain loop (`join`'s generic copying is
-/// several times larger, and the reader links this).
+/// several times larger, and the reader links this). The dot is pushed as a `str`:
+/// `String::push(char)` encodes UTF-8, which the reader would link for this alone.
+#[allow(clippy::single_char_add_str)]
 fn join_dotted<S: AsRef<str>>(names: &[S]) -> String {
     let mut s = String::new();
     for (i, name) in names.iter().enumerate() {
         if i > 0 {
-            s.push('.');
+            s.push_str(".");
         }
         s.push_str(name.as_ref());
     }
@@ -427,10 +425,11 @@ fn join_dotted<S: AsRef<str>>(names: &[S]) -> String {
 }
 
 /// A reason for an annotation, structural or limit problem, as the mode wants it.
-fn fail(mode: Mode, what: &'static str, path: &str) -> Error {
-    match mode {
-        Mode::Lenient => in_path(Error::out_of_spec(what), path),
-        Mode::Strict => Error::invalid_argument(format!("schema field {path:?}: {what}")),
+fn fail<const STRICT: bool>(what: &'static str, path: &str) -> Error {
+    if STRICT {
+        Error::invalid_argument_fmt(format_args!("schema field {path:?}: {what}"))
+    } else {
+        in_path(Error::out_of_spec(what), path)
     }
 }
 
@@ -445,13 +444,12 @@ fn in_path(e: Error, path: &str) -> Error {
 
 /// Picks the canonical (logical, converted) annotation of an element; `Err` only in strict
 /// mode (lenient mode drops what does not fit).
-fn resolve_annotation(
+fn resolve_annotation<const STRICT: bool>(
     e: &SchemaElement,
     physical: Option<PhysicalType>,
     type_length: Option<usize>,
-    mode: Mode,
 ) -> core::result::Result<(Option<LogicalType>, Option<ConvertedType>), &'static str> {
-    let strict = mode == Mode::Strict;
+    let strict = STRICT;
     let check = |lt: &LogicalType| match physical {
         Some(p) => annotation::check_primitive(lt, p, type_length),
         None => annotation::check_group(lt),
@@ -512,17 +510,17 @@ struct Frame {
     path: String,
 }
 
-fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Schema> {
+fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Result<Schema> {
     let Some(root) = elements.first() else {
-        return Err(fail(mode, "schema has no root element", ""));
+        return Err(fail::<STRICT>("schema has no root element", ""));
     };
     if root.type_.is_some() {
-        return Err(fail(mode, "the schema root is not a group", ""));
+        return Err(fail::<STRICT>("the schema root is not a group", ""));
     }
     // Seen in the wild: writers give the root REQUIRED or no repetition; either way the root
     // contributes no level, so its repetition, annotations and field id are ignored.
     let root_children = root.num_children.unwrap_or(0);
-    let root_children = child_count(root_children, elements.len() - 1, mode, "")?;
+    let root_children = child_count::<STRICT>(root_children, elements.len() - 1, "")?;
 
     let mut nodes: Vec<Node> = Vec::with_capacity(elements.len());
     let mut columns: Vec<ColumnDescriptor> = Vec::new();
@@ -552,8 +550,7 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
     for (i, e) in elements.iter().enumerate().skip(1) {
         close_finished(&mut stack, &mut nodes, columns.len());
         let Some(top) = stack.last_mut() else {
-            return Err(fail(
-                mode,
+            return Err(fail::<STRICT>(
                 "schema elements follow the end of the root group",
                 &e.name,
             ));
@@ -563,7 +560,14 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
         let path = if top.path.is_empty() && parent == 0 {
             e.name.clone()
         } else {
-            format!("{}.{}", top.path, e.name)
+            // `format!("{}.{}", ..)` by hand: the formatting machinery is larger (and the
+            // dot as a `str`, see `join_dotted`).
+            let mut p = String::with_capacity(top.path.len() + 1 + e.name.len());
+            p.push_str(&top.path);
+            #[allow(clippy::single_char_add_str)]
+            p.push_str(".");
+            p.push_str(&e.name);
+            p
         };
 
         // Paths repeat their ancestors' names: without a bound, long names over deep groups
@@ -578,7 +582,10 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
         }
 
         let Some(repetition) = e.repetition_type else {
-            return Err(fail(mode, "schema element has no repetition_type", &path));
+            return Err(fail::<STRICT>(
+                "schema element has no repetition_type",
+                &path,
+            ));
         };
         let (parent_def, parent_rep) = nodes
             .get(parent)
@@ -597,17 +604,15 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
                     match e.type_length {
                         Some(n) if n > 0 => Some(n as usize),
                         _ => {
-                            return Err(fail(
-                                mode,
+                            return Err(fail::<STRICT>(
                                 "FIXED_LEN_BYTE_ARRAY needs a positive type_length",
                                 &path,
                             ))
                         }
                     }
                 } else {
-                    if mode == Mode::Strict && e.type_length.is_some() {
-                        return Err(fail(
-                            mode,
+                    if STRICT && e.type_length.is_some() {
+                        return Err(fail::<STRICT>(
                             "type_length belongs to FIXED_LEN_BYTE_ARRAY only",
                             &path,
                         ));
@@ -621,22 +626,20 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
                 };
             }
             (Some(_), Some(_)) => {
-                return Err(fail(
-                    mode,
+                return Err(fail::<STRICT>(
                     "schema element has both a physical type and children",
                     &path,
                 ))
             }
             (None, Some(n)) => {
-                let n = child_count(n, elements.len() - 1 - i, mode, &path)?;
+                let n = child_count::<STRICT>(n, elements.len() - 1 - i, &path)?;
                 group_children = Some(n);
                 kind = NodeKind::Group {
                     children: Vec::with_capacity(n),
                 };
             }
             (None, None) => {
-                return Err(fail(
-                    mode,
+                return Err(fail::<STRICT>(
                     "schema element has neither a physical type nor children",
                     &path,
                 ))
@@ -651,8 +654,8 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
             } => (Some(*physical_type), *type_length),
             NodeKind::Group { .. } => (None, None),
         };
-        let (logical_type, converted_type) = resolve_annotation(e, physical, type_length, mode)
-            .map_err(|why| fail(mode, why, &path))?;
+        let (logical_type, converted_type) = resolve_annotation::<STRICT>(e, physical, type_length)
+            .map_err(|why| fail::<STRICT>(why, &path))?;
 
         if let Some(NodeKind::Group { children }) = nodes.get_mut(parent).map(|p| &mut p.kind) {
             children.push(i);
@@ -694,14 +697,15 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
             let depth = stack.len();
             let limit = (limits.nesting_depth as usize).min(usize::from(u16::MAX) - 1);
             if depth > limit {
-                return Err(match mode {
-                    Mode::Lenient => Error::limit(
+                return Err(if STRICT {
+                    fail::<STRICT>("nesting deeper than the limit", &path)
+                } else {
+                    Error::limit(
                         "schema nesting depth",
                         depth as u64,
                         limits.nesting_depth as u64,
                     )
-                    .in_column(&path),
-                    Mode::Strict => fail(mode, "nesting deeper than the limit", &path),
+                    .in_column(&path)
                 });
             }
             stack.push(Frame {
@@ -713,8 +717,7 @@ fn build(elements: &[SchemaElement], limits: &Limits, mode: Mode) -> Result<Sche
     }
     close_finished(&mut stack, &mut nodes, columns.len());
     if let Some(top) = stack.last() {
-        return Err(fail(
-            mode,
+        return Err(fail::<STRICT>(
             "num_children exceeds the schema elements that follow",
             &top.path,
         ));
@@ -741,6 +744,17 @@ fn sort_by_path(idx: &mut [usize], paths: &[String]) {
         (Some(&x), Some(&y)) => key(x) < key(y),
         _ => false,
     };
+    // `[T]::swap` without its panic path (the indices are always in bounds).
+    let swap = |idx: &mut [usize], a: usize, b: usize| {
+        if let (Some(&x), Some(&y)) = (idx.get(a), idx.get(b)) {
+            if let Some(s) = idx.get_mut(a) {
+                *s = y;
+            }
+            if let Some(s) = idx.get_mut(b) {
+                *s = x;
+            }
+        }
+    };
     // Moves the value at `root` down the max-heap held in `idx[..end]`.
     let sift = |idx: &mut [usize], mut root: usize, end: usize| loop {
         let mut child = 2 * root + 1;
@@ -753,7 +767,7 @@ fn sort_by_path(idx: &mut [usize], paths: &[String]) {
         if !less(idx, root, child) {
             break;
         }
-        idx.swap(root, child);
+        swap(idx, root, child);
         root = child;
     };
     let len = idx.len();
@@ -761,29 +775,25 @@ fn sort_by_path(idx: &mut [usize], paths: &[String]) {
         sift(idx, start, len);
     }
     for end in (1..len).rev() {
-        idx.swap(0, end);
+        swap(idx, 0, end);
         sift(idx, 0, end);
     }
 }
 
 /// Checks a `num_children` against the elements that remain after its element.
-fn child_count(n: i32, remaining: usize, mode: Mode, path: &str) -> Result<usize> {
+fn child_count<const STRICT: bool>(n: i32, remaining: usize, path: &str) -> Result<usize> {
     match usize::try_from(n) {
         Ok(n) if n <= remaining => Ok(n),
-        Ok(_) => Err(match mode {
-            Mode::Lenient => in_path(
-                Error::out_of_range(
-                    "num_children beyond the remaining schema elements",
-                    n as i64,
-                ),
-                path,
+        Ok(_) if STRICT => Err(fail::<STRICT>("more children than elements", path)),
+        Ok(_) => Err(in_path(
+            Error::out_of_range(
+                "num_children beyond the remaining schema elements",
+                n as i64,
             ),
-            Mode::Strict => fail(mode, "more children than elements", path),
-        }),
-        Err(_) => Err(match mode {
-            Mode::Lenient => in_path(Error::out_of_range("num_children", n as i64), path),
-            Mode::Strict => fail(mode, "negative num_children", path),
-        }),
+            path,
+        )),
+        Err(_) if STRICT => Err(fail::<STRICT>("negative num_children", path)),
+        Err(_) => Err(in_path(Error::out_of_range("num_children", n as i64), path)),
     }
 }
 
@@ -802,17 +812,22 @@ fn close_finished(stack: &mut Vec<Frame>, nodes: &mut [Node], columns_len: usize
 
 /// Names from the root's child down to a new leaf named `name` under `parent`.
 fn leaf_path(nodes: &[Node], parent: usize, name: &str) -> Vec<String> {
-    let mut path = alloc::vec![String::from(name)];
+    // The ancestors' names, from the parent up to the root's child; then in path order.
+    let mut up: Vec<&str> = Vec::new();
     let mut at = parent;
     while let Some(node) = nodes.get(at) {
         match node.parent {
             Some(p) => {
-                path.push(node.name.clone());
+                up.push(&node.name);
                 at = p;
             }
             None => break,
         }
     }
-    path.reverse();
+    let mut path = Vec::with_capacity(up.len() + 1);
+    for n in up.iter().rev() {
+        path.push(String::from(*n));
+    }
+    path.push(String::from(name));
     path
 }

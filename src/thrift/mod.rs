@@ -61,10 +61,19 @@ mod writer;
 
 pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
 #[doc(hidden)]
+pub use codec::__Placeholder;
+#[doc(hidden)]
 pub use codec::__read_field;
 #[doc(hidden)]
 pub use codec::__read_field_inline;
-pub(crate) use codec::{__field_ty, __is_required, __take, __write, thrift_struct};
+#[cfg(not(parket_opt_size))]
+pub(crate) use codec::__take;
+#[doc(hidden)]
+#[cfg(any(parket_opt_size, test))]
+pub use codec::{__StructState, __read_opt, __read_req, __required_mask};
+pub(crate) use codec::{__field_ty, __is_required, __write, thrift_struct};
+#[cfg(any(parket_opt_size, test))]
+pub(crate) use codec::{__init, __missing, __read_into, __set};
 pub use codec::{
     decode_prefix, encode, read_empty, read_union, write_empty, Codec, Ctx, FieldDef, StructDef, Ty,
 };

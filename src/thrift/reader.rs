@@ -4,7 +4,8 @@
 //! bytes that remain; every length and element count is checked against them *before* any
 //! allocation (every list element takes at least one byte, a bool element included; every map
 //! entry at least two); struct nesting is bounded by the depth given to [`Reader::new`], and
-//! [`Reader::skip`] is iterative, so no input can make it recurse.
+//! [`Reader::skip`] is iterative, so no input can make it recurse (built for size, it recurses
+//! one level per nested container, each counted against that same depth limit).
 //!
 //! A hand-worked example: `list<i32> [1, -1]` is
 //!
@@ -35,9 +36,16 @@ pub struct Reader<'a> {
     cur: Cursor<'a>,
     depth: u32,
     max_depth: u32,
+    /// The compact struct decoder's pending error (see `__StructState`).
+    #[cfg(any(parket_opt_size, test))]
+    pub(crate) failed: Option<crate::error::Error>,
+    /// Tests only: read structs with the compact decoder of builds for size.
+    #[cfg(test)]
+    pub(crate) compact: bool,
 }
 
 /// One level of an iterative [`Reader::skip`].
+#[cfg_attr(parket_opt_size, allow(dead_code))]
 enum Frame {
     Struct { last_id: i16 },
     List { elem: u8, remaining: u64 },
@@ -52,6 +60,10 @@ impl<'a> Reader<'a> {
             cur: Cursor::new(buf),
             depth: 0,
             max_depth,
+            #[cfg(any(parket_opt_size, test))]
+            failed: None,
+            #[cfg(test)]
+            compact: false,
         }
     }
 
@@ -239,15 +251,76 @@ impl<'a> Reader<'a> {
     /// Skips one value of `field_type` that is a struct *field* (so a bool takes no bytes).
     ///
     /// Iterative: nested structs, lists, sets and maps are tracked on an explicit stack that is
-    /// bounded by the depth limit; every step consumes at least one byte.
+    /// bounded by the depth limit; every step consumes at least one byte. (Builds for size skip
+    /// recursively, one level per container, bounded by the same depth limit.)
     pub fn skip(&mut self, field_type: u8) -> Result<()> {
         let base_depth = self.depth;
-        let mut stack: Vec<Frame> = Vec::new();
-        let result = self.skip_loop(field_type, &mut stack);
+        #[cfg(parket_opt_size)]
+        let result = self.skip_nested(field_type, false);
+        #[cfg(not(parket_opt_size))]
+        let result = self.skip_loop(field_type, &mut Vec::new());
         self.depth = base_depth;
         result
     }
 
+    /// [`Reader::skip`] in builds for size (`cfg(parket_opt_size)`): recursive, one level per
+    /// struct, list, set or map, which [`Reader::struct_begin`] bounds by the depth limit (as
+    /// it bounds the struct decoders' own recursion); no stack of frames to allocate. The same
+    /// reads in the same order as the iterative skip, hence the same result and the same
+    /// bytes consumed (a property test compares them).
+    #[cfg(any(parket_opt_size, test))]
+    pub(crate) fn skip_nested(&mut self, t: u8, element: bool) -> Result<()> {
+        match t {
+            BOOL_TRUE | BOOL_FALSE => {
+                if element {
+                    self.bool_element()?;
+                }
+            }
+            BYTE => {
+                self.i8()?;
+            }
+            I16 | I32 | I64 => {
+                self.varint()?;
+            }
+            DOUBLE => {
+                self.double()?;
+            }
+            BINARY => {
+                self.binary()?;
+            }
+            LIST | SET | MAP => {
+                // A list's elements, or a map's keys and values in turn.
+                let (key, value, n) = if t == MAP {
+                    let (k, v, size) = self.map_header()?;
+                    (k, v, size * 2)
+                } else {
+                    let (e, size) = self.list_header()?;
+                    (e, e, size)
+                };
+                self.struct_begin()?;
+                for i in 0..n {
+                    self.skip_nested(if i % 2 == 0 { key } else { value }, true)?;
+                }
+                self.struct_end();
+            }
+            STRUCT => {
+                self.struct_begin()?;
+                let mut last = 0;
+                while let Some((_, t)) = self.field_header(&mut last)? {
+                    self.skip_nested(t, false)?;
+                }
+                self.struct_end();
+            }
+            _ => {
+                return Err(
+                    Error::out_of_range("Thrift type", t as i64).at_offset(self.position() as u64)
+                );
+            }
+        }
+        Ok(())
+    }
+
+    #[cfg_attr(parket_opt_size, allow(dead_code))]
     fn skip_loop(&mut self, field_type: u8, stack: &mut Vec<Frame>) -> Result<()> {
         self.skip_one(field_type, false, stack)?;
         while let Some(top) = stack.last_mut() {
@@ -296,6 +369,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips a scalar, or reads a container's header and pushes its frame.
+    #[cfg_attr(parket_opt_size, allow(dead_code))]
     fn skip_one(&mut self, t: u8, element: bool, stack: &mut Vec<Frame>) -> Result<()> {
         match t {
             BOOL_TRUE | BOOL_FALSE => {

@@ -277,6 +277,26 @@ proptest! {
         same_field_reads::<Vec<Small>>(&input, wire)?;
     }
 
+    /// The recursive skip of builds for size reads exactly what the iterative one reads: the
+    /// same result (error and its location included) and the same bytes consumed, for every
+    /// type id, on arbitrary bytes and on valid structs followed by junk.
+    #[test]
+    fn recursive_skip_matches_iterative(
+        bytes in proptest::collection::vec(any::<u8>(), 0..300),
+        small: bool,
+        t in 0u8..16,
+        depth in 0u32..8,
+    ) {
+        let mut input = if small { SMALL.to_vec() } else { Vec::new() };
+        input.extend_from_slice(&bytes);
+        let mut a = Reader::new(&input, depth);
+        let ra = a.skip(t);
+        let mut b = Reader::new(&input, depth);
+        let rb = b.skip_nested(t, false);
+        prop_assert_eq!(alloc::format!("{ra:?}"), alloc::format!("{rb:?}"));
+        prop_assert_eq!(a.position(), b.position());
+    }
+
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
         let _ = decode_prefix::<Small>(&bytes, 16);
