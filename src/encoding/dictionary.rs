@@ -278,6 +278,20 @@ impl<'a> Padded<'a> {
     /// block for a short entry, whose slack is reserved once). Returns false, appending
     /// nothing, when an index is out of range.
     fn append(&self, indices: &[u32], offsets: &mut Vec<usize>, data: &mut Vec<u8>) -> bool {
+        if cfg!(parket_opt_size) {
+            // Built for size: one loop, a copy by length per entry.
+            let first = offsets.len();
+            for &i in indices {
+                let i = i as usize;
+                let Some(entry) = self.offsets.get(i..i + 2) else {
+                    offsets.truncate(first);
+                    return false;
+                };
+                data.extend_from_slice(self.data.get(entry[0]..entry[1]).unwrap_or(&[]));
+                offsets.push(data.len());
+            }
+            return true;
+        }
         let (base, first) = (data.len(), offsets.len());
         let mut pos = base;
         let mut miss = false;

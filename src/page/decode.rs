@@ -306,14 +306,16 @@ impl PageDecoder {
     /// the caller to gather from [`PageDecoder::deferred_indices`]: a reader handing out
     /// batches gathers one batch at a time, since a page's strings can be many times its
     /// bytes, and gathering them all at once costs memory the batches do not need.
+    ///
+    /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
     pub(crate) fn defer_byte_array_gather(&mut self, defer: bool) {
-        self.defer_bytes = defer;
+        self.defer_bytes = defer && !cfg!(parket_opt_size);
     }
 
     /// The indices of the last data page when its values were deferred (see
     /// [`PageDecoder::defer_byte_array_gather`]): its values are `dictionary[i]` for each.
     pub(crate) fn deferred_indices(&self) -> Option<&[u32]> {
-        self.deferred.then_some(&self.indices[..])
+        (self.deferred && !cfg!(parket_opt_size)).then_some(&self.indices[..])
     }
 
     /// Takes `scratch` (decompressed pages), `indices` (dictionary indices) and a
