@@ -453,10 +453,14 @@ impl PageDecoder {
         let mut dict = self.column.new_values();
         plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
         self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
-        self.dict_longest = match dict.as_ref() {
-            ValuesRef::ByteArray(d) => d.iter().fold(0, |m, v| m.max(v.len())) as u64,
-            _ => 0,
-        };
+        // Only the fused gather uses it, which builds for size leave out.
+        #[cfg(not(parket_opt_size))]
+        {
+            self.dict_longest = match dict.as_ref() {
+                ValuesRef::ByteArray(d) => d.iter().fold(0, |m, v| m.max(v.len())) as u64,
+                _ => 0,
+            };
+        }
         self.dictionary = Some(dict);
         Ok(PageInfo {
             kind: PageKind::Dictionary,

@@ -231,7 +231,8 @@ pub struct Schema {
     paths: Vec<String>,
     /// The non-root node indices sorted by (dotted path, index): [`Schema::node_index`]
     /// binary-searches it, and the first of equal paths is the first in file order. (A
-    /// sorted vector rather than a `BTreeMap`: the same lookups in far less code.)
+    /// sorted vector rather than a `BTreeMap`: the same lookups in far less code.) Empty in
+    /// builds for size (`cfg(parket_opt_size)`), whose lookups scan `paths` instead.
     by_path: Vec<usize>,
 }
 
@@ -349,10 +350,28 @@ impl Schema {
         if path.is_empty() {
             return Some(0);
         }
-        let of = |n: usize| self.paths.get(n).map_or("", String::as_str);
-        let at = self.by_path.partition_point(|&n| of(n) < path);
-        let n = *self.by_path.get(at)?;
-        (of(n) == path).then_some(n)
+        #[cfg(parket_opt_size)]
+        return self.node_index_by_scan(path);
+        #[cfg(not(parket_opt_size))]
+        {
+            let of = |n: usize| self.paths.get(n).map_or("", String::as_str);
+            let at = self.by_path.partition_point(|&n| of(n) < path);
+            let n = *self.by_path.get(at)?;
+            (of(n) == path).then_some(n)
+        }
+    }
+
+    /// [`Schema::node_index`] in builds for size (`cfg(parket_opt_size)`): the paths scanned
+    /// in file order, so the first match is the first node in file order, as the binary
+    /// search finds it; no sorted index (and no sort) to build. Linear in the schema per
+    /// lookup; a test compares it with the binary search.
+    #[cfg(any(parket_opt_size, test))]
+    fn node_index_by_scan(&self, path: &str) -> Option<usize> {
+        self.paths
+            .iter()
+            .skip(1)
+            .position(|p| p == path)
+            .map(|i| i + 1)
     }
 
     /// The index of the node at `path` (names from the root's child down), matching names
@@ -725,9 +744,15 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
     if let Some(root) = nodes.first_mut() {
         root.columns = 0..columns.len();
     }
-    let mut by_path: Vec<usize> = Vec::with_capacity(nodes.len());
-    by_path.extend(1..nodes.len());
-    sort_by_path(&mut by_path, &paths);
+    #[cfg(parket_opt_size)]
+    let by_path = Vec::new();
+    #[cfg(not(parket_opt_size))]
+    let by_path = {
+        let mut by_path: Vec<usize> = Vec::with_capacity(nodes.len());
+        by_path.extend(1..nodes.len());
+        sort_by_path(&mut by_path, &paths);
+        by_path
+    };
     Ok(Schema {
         nodes,
         columns,
@@ -738,6 +763,7 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
 
 /// Sorts node indices by (dotted path, index): a heapsort, O(n log n) comparisons whatever
 /// the paths, in a few dozen instructions (the standard library's sorts are far larger).
+#[cfg_attr(parket_opt_size, allow(dead_code))]
 fn sort_by_path(idx: &mut [usize], paths: &[String]) {
     let key = |n: usize| (paths.get(n).map_or("", String::as_str), n);
     let less = |idx: &[usize], a: usize, b: usize| match (idx.get(a), idx.get(b)) {

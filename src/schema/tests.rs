@@ -1279,8 +1279,11 @@ mod props {
                 let first = paths.iter().skip(1).position(|q| q == p).unwrap() + 1;
                 prop_assert!(first <= i);
                 prop_assert_eq!(s.node_index(p), Some(first));
+                // The scan of builds for size finds the same node.
+                prop_assert_eq!(s.node_index_by_scan(p), Some(first));
                 let missing = alloc::format!("{p}.\u{1}");
                 prop_assert_eq!(s.node_index(&missing), None);
+                prop_assert_eq!(s.node_index_by_scan(&missing), None);
             }
             prop_assert_eq!(s.node_index(""), Some(0));
         }

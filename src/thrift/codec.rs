@@ -565,7 +565,7 @@ macro_rules! thrift_struct {
                 // `__StructState`); tests switch a reader to it to compare the two.
                 #[cfg(parket_opt_size)]
                 return Self::__read_compact(__r);
-                #[cfg(test)]
+                #[cfg(all(test, not(parket_opt_size)))]
                 if __r.compact {
                     return Self::__read_compact(__r);
                 }
