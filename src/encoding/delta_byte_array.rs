@@ -261,18 +261,23 @@ fn encode_iter<'a, I: Iterator<Item = &'a [u8]>>(
     out: &mut Vec<u8>,
 ) -> Result<()> {
     let mut previous: &[u8] = &[];
-    let mut prefixes = Vec::new();
-    let mut suffix_lengths = Vec::new();
+    // Sized once (growing them value by value was a tenth of a page's encoding).
+    let n = values().size_hint().0;
+    let mut prefixes = Vec::with_capacity(n);
+    let mut suffix_lengths = Vec::with_capacity(n);
+    let mut suffix_bytes = 0;
     for v in values() {
         let p = common_prefix(previous, v);
         prefixes.push(p);
         suffix_lengths.push(v.len() - p);
+        suffix_bytes += v.len() - p;
         previous = v;
     }
     let prefixes_i32 = delta_length_byte_array::lengths_i32(prefixes.iter().copied())?;
     let suffixes_i32 = delta_length_byte_array::lengths_i32(suffix_lengths.iter().copied())?;
     delta_binary_packed::encode_i32(&prefixes_i32, out);
     delta_binary_packed::encode_i32(&suffixes_i32, out);
+    out.reserve(suffix_bytes);
     for (v, &p) in values().zip(&prefixes) {
         out.extend_from_slice(&v[p..]);
     }

@@ -148,15 +148,16 @@ pub fn encode_byte_arrays(values: ByteArraysRef<'_>, out: &mut Vec<u8>) -> Resul
 
 /// Lengths as INT32, or an error naming the first that does not fit.
 pub(crate) fn lengths_i32(lengths: impl Iterator<Item = usize>) -> Result<Vec<i32>> {
-    lengths
-        .map(|l| {
-            i32::try_from(l).map_err(|_| {
-                Error::invalid_argument(alloc::format!(
-                    "a byte array of {l} bytes is longer than the 2^31 - 1 bytes Parquet allows"
-                ))
-            })
-        })
-        .collect()
+    // Sized once: collecting `Result`s cannot know the length and grows the vector instead.
+    let mut out = Vec::with_capacity(lengths.size_hint().0);
+    for l in lengths {
+        out.push(i32::try_from(l).map_err(|_| {
+            Error::invalid_argument(alloc::format!(
+                "a byte array of {l} bytes is longer than the 2^31 - 1 bytes Parquet allows"
+            ))
+        })?);
+    }
+    Ok(out)
 }
 
 /// Fuzzing harness: `num_values` from the first two bytes, the rest decoded; whatever decodes
