@@ -270,24 +270,10 @@ impl<'a> Reader<'a> {
     /// bytes consumed (a property test compares them).
     #[cfg(any(parket_opt_size, test))]
     pub(crate) fn skip_nested(&mut self, t: u8, element: bool) -> Result<()> {
+        if self.skip_scalar(t, element)? {
+            return Ok(());
+        }
         match t {
-            BOOL_TRUE | BOOL_FALSE => {
-                if element {
-                    self.bool_element()?;
-                }
-            }
-            BYTE => {
-                self.i8()?;
-            }
-            I16 | I32 | I64 => {
-                self.varint()?;
-            }
-            DOUBLE => {
-                self.double()?;
-            }
-            BINARY => {
-                self.binary()?;
-            }
             LIST | SET | MAP => {
                 // A list's elements, or a map's keys and values in turn.
                 let (key, value, n) = if t == MAP {
@@ -368,9 +354,9 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// Skips a scalar, or reads a container's header and pushes its frame.
-    #[cfg_attr(parket_opt_size, allow(dead_code))]
-    fn skip_one(&mut self, t: u8, element: bool, stack: &mut Vec<Frame>) -> Result<()> {
+    /// Skips a value of scalar type `t` (a bool inside a container, `element`, is a byte of
+    /// its own); false, reading nothing, when `t` is not a scalar type.
+    fn skip_scalar(&mut self, t: u8, element: bool) -> Result<bool> {
         match t {
             BOOL_TRUE | BOOL_FALSE => {
                 if element {
@@ -389,6 +375,18 @@ impl<'a> Reader<'a> {
             BINARY => {
                 self.binary()?;
             }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Skips a scalar, or reads a container's header and pushes its frame.
+    #[cfg_attr(parket_opt_size, allow(dead_code))]
+    fn skip_one(&mut self, t: u8, element: bool, stack: &mut Vec<Frame>) -> Result<()> {
+        if self.skip_scalar(t, element)? {
+            return Ok(());
+        }
+        match t {
             LIST | SET => {
                 let (elem, size) = self.list_header()?;
                 self.struct_begin()?;
