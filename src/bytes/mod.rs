@@ -7,8 +7,8 @@
 //! - [`crc32`]: the CRC-32 of page checksums (IEEE polynomial, as zlib).
 //! - [`bitpack`]: packing and unpacking of small integers, LSB first in groups of 8 (the
 //!   RLE / bit-packing hybrid) and MSB first (the deprecated BIT_PACKED encoding).
-//! - [`extend_short`]: appending a short byte string as a fixed-size block, for the byte-array
-//!   decoders' inner loops.
+//! - `extend_short` (crate-internal): appending a short byte string as a fixed-size block, for
+//!   the byte-array decoders' and encoders' inner loops.
 
 pub mod bitpack;
 pub mod crc32;
