@@ -115,10 +115,7 @@ pub(crate) fn bad_index(index: u32, len: usize) -> Error {
 /// `indices.len()` and the dictionary size.
 pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
     let len = dictionary.len();
-    let max = indices.iter().fold(0, |m, &i| m.max(i));
-    if !indices.is_empty() && max as usize >= len {
-        return Err(bad_index(max, len));
-    }
+    check_max(indices, len)?;
     // From here on every index is below `len`.
     match (dictionary, out) {
         (ValuesRef::Boolean(d), Values::Boolean(o)) => gather_fixed(d, indices, o),
@@ -201,7 +198,7 @@ pub fn decode_gather(
 
 /// The largest of `indices`, checked against the dictionary's length.
 #[inline]
-fn check_max(indices: &[u32], len: usize) -> Result<()> {
+pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
     // A fold the compiler vectorizes (`Iterator::max` keeps the last maximum and does not).
     let max = indices.iter().fold(0u32, |a, &b| a.max(b));
     if !indices.is_empty() && max as usize >= len {

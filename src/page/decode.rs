@@ -843,23 +843,17 @@ fn decode_checked_indices(
 ) -> Result<()> {
     indices.clear();
     if let Err(e) = dictionary::decode_indices(data, n, indices) {
-        let max = indices.iter().fold(0, |m, &i| m.max(i));
-        return Err(match indices.is_empty() {
-            false if max as usize >= dict.len() => dictionary::bad_index(max, dict.len()),
-            _ => e,
-        });
+        // An index decoded before the error that is past the dictionary's end comes first.
+        return Err(dictionary::check_max(indices, dict.len())
+            .err()
+            .unwrap_or(e));
     }
     // `longest` is the dictionary's longest entry (u64::MAX: unknown): count the bytes only
     // when they could pass the limit. The bytes first, as the two-pass default path does.
     if longest.saturating_mul(n as u64) > limits.page_bytes {
         check_gather_bytes(dict, indices, limits)?;
     }
-    // A fold the compiler vectorizes (`Iterator::max` keeps the last maximum and does not).
-    let max = indices.iter().fold(0u32, |a, &b| a.max(b));
-    if !indices.is_empty() && max as usize >= dict.len() {
-        return Err(dictionary::bad_index(max, dict.len()));
-    }
-    Ok(())
+    dictionary::check_max(indices, dict.len())
 }
 
 /// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry
