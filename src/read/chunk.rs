@@ -330,10 +330,6 @@ pub struct ColumnChunkReader<'a> {
     /// Whether every level position of `page` holds a value (no nulls): batches then need no
     /// count of their definition levels.
     page_all_valid: bool,
-    /// Whether the page's values are its dictionary indices, kept by the decoder, and
-    /// `page.values` holds only the last batch's values, gathered for it (see
-    /// `PageDecoder::defer_byte_array_gather`).
-    page_deferred: bool,
     path: String,
     row_group: usize,
 }
@@ -353,7 +349,6 @@ impl<'a> ColumnChunkReader<'a> {
             value_pos: 0,
             page_len: 0,
             page_all_valid: true,
-            page_deferred: false,
             path,
             row_group,
         }
@@ -398,7 +393,6 @@ impl<'a> ColumnChunkReader<'a> {
                 Some(info) => {
                     self.page_len = info.num_values;
                     self.page_all_valid = info.num_non_null == info.num_values;
-                    self.page_deferred = self.stream.decoder.deferred_indices().is_some();
                 }
             }
         }
@@ -414,9 +408,11 @@ impl<'a> ColumnChunkReader<'a> {
         };
         let v_start = self.value_pos;
         self.level_pos = end;
-        let values = match (self.page_deferred, self.stream.decoder.dictionary()) {
-            (true, Some(dict)) => {
-                let indices = self.stream.decoder.deferred_indices().unwrap_or(&[]);
+        // A page whose values the decoder left as dictionary indices (see
+        // `PageDecoder::defer_byte_array_gather`): `page.values` holds only this batch's.
+        let decoder = &self.stream.decoder;
+        let values = match (decoder.deferred_indices(), decoder.dictionary()) {
+            (Some(indices), Some(dict)) => {
                 let v_end = (v_start + n_values).min(indices.len());
                 self.page.values.clear();
                 let batch = indices.get(v_start..v_end).unwrap_or(&[]);
@@ -459,9 +455,9 @@ impl<'a> ColumnChunkReader<'a> {
                 .extend_from_slice(self.page.def_levels.get(s..e).unwrap_or(&[]));
             out.rep_levels
                 .extend_from_slice(self.page.rep_levels.get(s..e).unwrap_or(&[]));
-            match (self.page_deferred, self.stream.decoder.dictionary()) {
-                (true, Some(dict)) => {
-                    let indices = self.stream.decoder.deferred_indices().unwrap_or(&[]);
+            let decoder = &self.stream.decoder;
+            match (decoder.deferred_indices(), decoder.dictionary()) {
+                (Some(indices), Some(dict)) => {
                     let rest = indices.get(self.value_pos..).unwrap_or(&[]);
                     crate::encoding::dictionary::gather(dict.as_ref(), rest, &mut out.values)
                         .map_err(|e| self.locate(e))?;
