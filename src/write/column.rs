@@ -621,17 +621,11 @@ impl ColumnWriter {
         }
         let ids = (n * rle::bit_width(dict.len() as u64) as usize).div_ceil(8) + 1;
         let plain = match dict.dictionary() {
-            Values::ByteArray(b) => {
-                let offsets = b.offsets();
-                let entry = |i: u32| {
-                    let i = i as usize;
-                    match (offsets.get(i), offsets.get(i + 1)) {
-                        (Some(s), Some(e)) => 4 + e - s,
-                        _ => 4,
-                    }
-                };
-                self.indices.iter().map(|&i| entry(i)).sum()
-            }
+            Values::ByteArray(b) => self
+                .indices
+                .iter()
+                .map(|&i| 4 + b.get(i as usize).map_or(0, <[u8]>::len))
+                .sum(),
             Values::Boolean(_) => n.div_ceil(8),
             Values::Int32(_) | Values::Float(_) => 4 * n,
             Values::Int64(_) | Values::Double(_) => 8 * n,
