@@ -154,9 +154,11 @@ pub fn write(input: &WriteInput, config: &WriteConfig) -> Result<Vec<u8>, SideEr
     let mut writer = FileWriter::new(Vec::new(), input.schema.clone(), options)?;
     for leaves in &input.row_groups {
         let mut rg = writer.next_row_group()?;
+        // In schema order, each column closed when written: its pages go straight to the
+        // file instead of waiting in memory for the row group's end.
         for (i, leaf) in leaves.iter().enumerate() {
-            rg.column(i)?
-                .write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
+            rg.write(i, leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
+            rg.close_column(i)?;
         }
         rg.finish()?;
     }

@@ -35,11 +35,23 @@ use crate::values::{Values, ValuesRef};
 
 use super::options::{ColumnSettings, PageVersion};
 use super::page::{BodyLayout, PageAssembler, PageFields};
+use super::Out;
 
 /// Levels per slice between page-full checks (pyarrow checks every 1024 values).
 pub const SLICE_LEVELS: usize = 1024;
 
-/// One data page already written into the chunk buffer.
+/// Where a chunk's bytes went once they started going to the sink.
+#[derive(Debug, Clone, Copy)]
+struct Streamed {
+    /// File offset of the chunk's first byte.
+    start: u64,
+    /// Bytes of the dictionary page written first (0 without one).
+    dict_len: usize,
+    /// The dictionary page's compressed and uncompressed sizes, header included.
+    dict: Option<(i64, i64)>,
+}
+
+/// One data page of the chunk.
 #[derive(Debug, Clone)]
 struct PageRecord {
     offset: usize,
@@ -85,11 +97,13 @@ pub struct ColumnWriter {
     // Chunk.
     started: bool,
     chunk_stats: StatisticsBuilder,
-    /// The encoded pages, one buffer each (exactly sized): a single growing buffer would hold
-    /// up to twice the chunk, and a copy at the end a third time.
+    /// The encoded pages not yet in the sink, one buffer each (exactly sized): a single
+    /// growing buffer would hold up to twice the chunk, and a copy at the end a third time.
     pages: Vec<Vec<u8>>,
-    /// Total bytes in `pages`.
+    /// Bytes of the chunk's data pages so far, in the sink or in `pages`.
     pages_len: usize,
+    /// Set once the chunk's bytes started going to the sink (see [`ColumnWriter::drain`]).
+    streamed: Option<Streamed>,
     records: Vec<PageRecord>,
     ci_null_pages: Vec<bool>,
     ci_min: Vec<Vec<u8>>,
@@ -112,12 +126,8 @@ pub struct ColumnWriter {
     assembler: PageAssembler,
 }
 
-/// A finished column chunk, ready to be written at a known file offset.
+/// A column chunk written out: what the footer and the page indexes say of it.
 pub(crate) struct FinishedChunk {
-    /// The dictionary page, if any: the chunk's first bytes.
-    pub bytes: Vec<u8>,
-    /// The data pages, in order, after `bytes` (a page may span several buffers).
-    pub pages: Vec<Vec<u8>>,
     pub chunk: ColumnChunk,
     pub column_index: Option<ColumnIndex>,
     pub offset_index: Option<OffsetIndex>,
@@ -163,6 +173,7 @@ impl ColumnWriter {
             chunk_stats: StatisticsBuilder::new(kind),
             pages: Vec::new(),
             pages_len: 0,
+            streamed: None,
             records: Vec::new(),
             ci_null_pages: Vec::new(),
             ci_min: Vec::new(),
@@ -198,7 +209,8 @@ impl ColumnWriter {
         (self.num_rows + self.page_rows as i64) as u64
     }
 
-    /// Bytes of encoded pages held, plus an estimate of the open page.
+    /// Bytes of the chunk's encoded pages so far (held or already in the file), plus an
+    /// estimate of the open page.
     pub fn buffered_bytes(&self) -> usize {
         self.pages_len + self.page_estimate()
     }
@@ -217,6 +229,20 @@ impl ColumnWriter {
         def_levels: &[u16],
         rep_levels: &[u16],
     ) -> Result<()> {
+        self.write_to(values, def_levels, rep_levels, None)
+    }
+
+    /// `write`, with the pages going straight to `out` once the chunk's dictionary is settled
+    /// (the chunk is at the front of its row group: see [`RowGroupWriter::write`]).
+    ///
+    /// [`RowGroupWriter::write`]: crate::write::RowGroupWriter::write
+    pub(crate) fn write_to(
+        &mut self,
+        values: ValuesRef<'_>,
+        def_levels: &[u16],
+        rep_levels: &[u16],
+        mut out: Option<&mut Out<'_>>,
+    ) -> Result<()> {
         let path = self.descr.path_string();
         self.check(values, def_levels, rep_levels)
             .map_err(|e| e.in_column(&path))?;
@@ -232,7 +258,8 @@ impl ColumnWriter {
         while lv < n {
             let row_start = max_rep == 0 || rep_levels[lv] == 0;
             if row_start && !self.def_or_len_empty() && self.page_full() {
-                self.flush_page().map_err(|e| e.in_column(&path))?;
+                self.flush_page(out.as_deref_mut())
+                    .map_err(|e| e.in_column(&path))?;
             }
             // At most the rows the open page still has room for (a slice of k levels holds
             // at most k rows), so max_rows_per_page holds exactly.
@@ -262,8 +289,14 @@ impl ColumnWriter {
             } else {
                 end - lv
             };
-            self.append(end - lv, d, r, values.slice(vv..vv + nv))
-                .map_err(|e| e.in_column(&path))?;
+            self.append(
+                end - lv,
+                d,
+                r,
+                values.slice(vv..vv + nv),
+                out.as_deref_mut(),
+            )
+            .map_err(|e| e.in_column(&path))?;
             lv = end;
             vv += nv;
         }
@@ -353,7 +386,14 @@ impl ColumnWriter {
         Ok(())
     }
 
-    fn append(&mut self, n: usize, d: &[u16], r: &[u16], vals: ValuesRef<'_>) -> Result<()> {
+    fn append(
+        &mut self,
+        n: usize,
+        d: &[u16],
+        r: &[u16],
+        vals: ValuesRef<'_>,
+        out: Option<&mut Out<'_>>,
+    ) -> Result<()> {
         if n == 0 {
             return Ok(());
         }
@@ -369,12 +409,13 @@ impl ColumnWriter {
         // The slice's indices, in a buffer reused from slice to slice.
         let mut idx = core::mem::take(&mut self.slice_indices);
         dict.swap_indices(&mut idx);
-        let result = self.append_indexed(n, d, r, vals, taken, &idx);
+        debug_assert_eq!(idx.len(), taken);
+        let result = self.append_indexed(n, d, r, vals, &idx, out);
         self.slice_indices = idx;
         result
     }
 
-    /// `append` once the dictionary took the first `taken` values of the slice, whose ids
+    /// `append` once the dictionary took the first `idx.len()` values of the slice, whose ids
     /// are `idx`.
     fn append_indexed(
         &mut self,
@@ -382,9 +423,10 @@ impl ColumnWriter {
         d: &[u16],
         r: &[u16],
         vals: ValuesRef<'_>,
-        taken: usize,
         idx: &[u32],
+        out: Option<&mut Out<'_>>,
     ) -> Result<()> {
+        let taken = idx.len();
         if taken == vals.len() {
             return self.add_to_page(d, r, vals, Some(idx));
         }
@@ -431,7 +473,7 @@ impl ColumnWriter {
             )?;
         }
         if self.page_levels() > 0 {
-            self.flush_page()?;
+            self.flush_page(out)?;
         }
         self.dict_active = false;
         let d2 = if max_def > 0 { &d[p..] } else { &[][..] };
@@ -724,9 +766,17 @@ impl ColumnWriter {
         Ok(self.s.encoding)
     }
 
-    fn flush_page(&mut self) -> Result<()> {
+    /// Closes the open page: into `pages`, or with `out` and the dictionary settled straight
+    /// into the sink, after the pages held before it.
+    fn flush_page(&mut self, mut out: Option<&mut Out<'_>>) -> Result<()> {
         if self.dict_active && self.dict_pages == 0 && !self.dictionary_pays() {
             self.fall_back()?;
+        }
+        if self.dict_active {
+            out = None;
+        }
+        if let Some(o) = out.as_deref_mut() {
+            self.drain(o)?;
         }
         self.settle_seen()?;
         let levels = self.page_levels();
@@ -786,29 +836,35 @@ impl ColumnWriter {
         } else {
             &[]
         };
-        // When they end the page uncompressed, they are not copied: their buffer itself is
-        // kept as the page's last part.
         let page = match self.s.page_version {
-            PageVersion::V1 => {
-                self.assembler
-                    .finish_v1(fields, self.s.codec, self.s.crc, extra, true)?
-            }
+            PageVersion::V1 => self
+                .assembler
+                .finish_v1(fields, self.s.codec, self.s.crc, extra)?,
             PageVersion::V2 => {
                 self.assembler
-                    .finish_v2(fields, layout, self.s.codec, self.s.crc, extra, true)?
+                    .finish_v2(fields, layout, self.s.codec, self.s.crc, extra)?
             }
         };
         let total_compressed = page.header_len + page.compressed_body;
         let total_uncompressed = page.header_len + page.uncompressed_body;
-        self.pages_len += page.bytes.len();
-        self.pages.push(page.bytes);
-        if page.extra_detached {
-            // The next page's values are likely about as many bytes.
-            let next = Vec::with_capacity(self.plain_values.len() + self.plain_values.len() / 8);
-            let mut values = core::mem::replace(&mut self.plain_values, next);
-            values.shrink_to_fit();
-            self.pages_len += values.len();
-            self.pages.push(values);
+        self.pages_len += total_compressed;
+        if let Some(o) = out {
+            for part in self.assembler.parts(&page, extra) {
+                o.put(part)?;
+            }
+        } else {
+            // When the values end the page uncompressed, they are not copied: their buffer
+            // itself is kept as the page's last part.
+            let (bytes, detached) = self.assembler.to_bytes(&page, extra, true);
+            self.pages.push(bytes);
+            if detached {
+                // The next page's values are likely about as many bytes.
+                let next =
+                    Vec::with_capacity(self.plain_values.len() + self.plain_values.len() / 8);
+                let mut values = core::mem::replace(&mut self.plain_values, next);
+                values.shrink_to_fit();
+                self.pages.push(values);
+            }
         }
         self.records.push(PageRecord {
             offset,
@@ -890,41 +946,78 @@ impl ColumnWriter {
         Ok(())
     }
 
-    /// Closes the chunk: flushes the open page and lays out the dictionary page and the data
-    /// pages as they will sit at `start` in the file.
-    pub(crate) fn finish(mut self, start: u64) -> Result<FinishedChunk> {
-        let path = self.descr.path_string();
-        self.finish_inner(start).map_err(|e| e.in_column(&path))
+    /// Puts the pages held into `out` (the chunk is at the front of its row group, and its
+    /// dictionary settled or the chunk ending), after the dictionary page when the chunk has
+    /// one and this is the chunk's first output.
+    fn drain(&mut self, out: &mut Out<'_>) -> Result<()> {
+        if self.streamed.is_none() {
+            let mut bytes = Vec::new();
+            let dict = self.dictionary_page(&mut bytes)?;
+            self.streamed = Some(Streamed {
+                start: *out.offset,
+                dict_len: bytes.len(),
+                dict,
+            });
+            out.put(&bytes)?;
+        }
+        for page in self.pages.drain(..) {
+            out.put(&page)?;
+        }
+        Ok(())
     }
 
-    fn finish_inner(&mut self, start: u64) -> Result<FinishedChunk> {
+    /// Encodes the dictionary page into `out` when data pages use the dictionary; returns
+    /// its compressed and uncompressed sizes, header included.
+    fn dictionary_page(&self, out: &mut Vec<u8>) -> Result<Option<(i64, i64)>> {
+        let (Some(dict), true) = (&self.dict, self.dict_pages > 0) else {
+            return Ok(None);
+        };
+        let mut plain_bytes = Vec::with_capacity(dict.dictionary_plain_bytes());
+        plain::encode(dict.dictionary().as_ref(), &mut plain_bytes)?;
+        let info = dictionary_page(
+            &plain_bytes,
+            u32_of(dict.len())?,
+            self.s.codec,
+            self.s.crc,
+            out,
+        )?;
+        Ok(Some((
+            info.total_compressed() as i64,
+            info.total_uncompressed() as i64,
+        )))
+    }
+
+    /// Closes the chunk: flushes the open page and writes what is still held to `out`, where
+    /// the chunk is at the front of its row group.
+    pub(crate) fn finish(mut self, out: &mut Out<'_>) -> Result<FinishedChunk> {
+        let path = self.descr.path_string();
+        self.finish_inner(out).map_err(|e| e.in_column(&path))
+    }
+
+    fn finish_inner(&mut self, out: &mut Out<'_>) -> Result<FinishedChunk> {
         if self.records.is_empty() && self.page_levels() == 0 {
             // No rows: one empty page, so data_page_offset points at a real page. It is
             // PLAIN: an RLE_DICTIONARY page would need a dictionary page.
             self.dict_active = false;
         }
         if self.page_levels() > 0 || self.records.is_empty() {
-            self.flush_page()?;
+            self.flush_page(Some(&mut *out))?;
         }
-        let mut bytes = Vec::new();
+        // The dictionary is complete now: everything held goes out.
+        self.drain(out)?;
+        let streamed = self
+            .streamed
+            .ok_or(Error::unsupported("a column chunk without pages"))?;
+        let start = streamed.start;
         let mut dictionary_page_offset = None;
         let mut total_compressed = self.total_compressed;
         let mut total_uncompressed = self.total_uncompressed;
         let mut encodings = Vec::new();
         let mut encoding_stats = Vec::new();
-        if let (Some(dict), true) = (&self.dict, self.dict_pages > 0) {
-            let mut plain_bytes = Vec::with_capacity(dict.dictionary_plain_bytes());
-            plain::encode(dict.dictionary().as_ref(), &mut plain_bytes)?;
-            let info = dictionary_page(
-                &plain_bytes,
-                u32_of(dict.len())?,
-                self.s.codec,
-                self.s.crc,
-                &mut bytes,
-            )?;
+        if let Some((compressed, uncompressed)) = streamed.dict {
             dictionary_page_offset = Some(start as i64);
-            total_compressed += info.total_compressed() as i64;
-            total_uncompressed += info.total_uncompressed() as i64;
+            total_compressed += compressed;
+            total_uncompressed += uncompressed;
             encodings.push(Encoding::Plain);
             encoding_stats.push(PageEncodingStats {
                 page_type: PageType::DictionaryPage,
@@ -936,9 +1029,7 @@ impl ColumnWriter {
             push_unique(&mut encodings, *e);
         }
         encoding_stats.extend(self.encoding_stats.iter().cloned());
-        let data_start = start + bytes.len() as u64;
-        let pages = core::mem::take(&mut self.pages);
-        self.pages_len = 0;
+        let data_start = start + streamed.dict_len as u64;
 
         let bloom = match self.s.bloom_filter {
             None => None,
@@ -1028,8 +1119,6 @@ impl ColumnWriter {
             geospatial_statistics: None,
         };
         Ok(FinishedChunk {
-            bytes,
-            pages,
             chunk: ColumnChunk {
                 file_path: None,
                 file_offset: 0,
@@ -1151,7 +1240,13 @@ mod tests {
             .unwrap();
         let mut w = ColumnWriter::new(descr, settings).unwrap();
         w.write(values, def, &[]).unwrap();
-        w.finish(4).unwrap()
+        let (mut sink, mut offset, mut failed) = (Vec::new(), 4, false);
+        let mut out = Out {
+            sink: &mut sink,
+            offset: &mut offset,
+            failed: &mut failed,
+        };
+        w.finish(&mut out).unwrap()
     }
 
     fn stats_of(c: &FinishedChunk) -> Option<crate::format::Statistics> {

@@ -73,6 +73,7 @@ use crate::format::{
     ColumnOrder, FileMetaData, OffsetIndex, RowGroup,
 };
 use crate::schema::Schema;
+use crate::values::ValuesRef;
 
 use options::ColumnSettings;
 
@@ -95,6 +96,33 @@ impl Sink for Vec<u8> {
     fn write_bytes(&mut self, buf: &[u8]) -> Result<()> {
         self.extend_from_slice(buf);
         Ok(())
+    }
+}
+
+/// The file's sink while a column chunk writes into it: bytes are counted into the file offset
+/// as they go, and a failed write marks the file as broken.
+pub(crate) struct Out<'a> {
+    pub sink: &'a mut dyn Sink,
+    pub offset: &'a mut u64,
+    pub failed: &'a mut bool,
+}
+
+impl Out<'_> {
+    /// Writes `buf` (nothing for an empty one).
+    pub fn put(&mut self, buf: &[u8]) -> Result<()> {
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match self.sink.write_bytes(buf) {
+            Ok(()) => {
+                *self.offset += buf.len() as u64;
+                Ok(())
+            }
+            Err(e) => {
+                *self.failed = true;
+                Err(e)
+            }
+        }
     }
 }
 
@@ -128,7 +156,12 @@ pub struct FileWriter<W: Sink> {
     num_rows: i64,
     open: Option<Vec<ColumnWriter>>,
     metadata: Option<FileMetaData>,
+    /// A write to the sink failed: the file is incomplete and the writer takes no more.
+    failed: bool,
 }
+
+/// A column chunk in the file: its footer entry, bloom filter and page indexes.
+type WrittenChunk = column::FinishedChunk;
 
 impl<W: Sink> FileWriter<W> {
     /// Starts a file: checks the options against the schema and writes the magic.
@@ -161,6 +194,7 @@ impl<W: Sink> FileWriter<W> {
             num_rows: 0,
             open: None,
             metadata: None,
+            failed: false,
         })
     }
 
@@ -184,10 +218,28 @@ impl<W: Sink> FileWriter<W> {
     }
 
     fn check_open(&self) -> Result<()> {
+        if self.failed {
+            return Err(Error::invalid_argument(
+                "an earlier write to the sink failed: the file is incomplete",
+            ));
+        }
         if self.metadata.is_some() {
             return Err(Error::invalid_argument("the file writer is finished"));
         }
         Ok(())
+    }
+
+    fn out(&mut self) -> Out<'_> {
+        Out {
+            sink: &mut self.sink,
+            offset: &mut self.offset,
+            failed: &mut self.failed,
+        }
+    }
+
+    /// Writes `buf` to the sink.
+    fn put(&mut self, buf: &[u8]) -> Result<()> {
+        self.out().put(buf)
     }
 
     /// Starts a row group (after writing out the row group `write_records` has open).
@@ -195,9 +247,14 @@ impl<W: Sink> FileWriter<W> {
         self.check_open()?;
         self.flush_open()?;
         let columns = self.column_writers()?;
+        let n = columns.len();
         Ok(RowGroupWriter {
+            start: self.offset,
             file: self,
-            columns,
+            columns: columns.into_iter().map(Some).collect(),
+            closing: alloc::vec![false; n],
+            written: Vec::with_capacity(n),
+            num_rows: None,
         })
     }
 
@@ -272,58 +329,61 @@ impl<W: Sink> FileWriter<W> {
         Ok(())
     }
 
+    /// Writes out a row group whose columns were all buffered (`write_columns`).
     fn write_row_group(&mut self, columns: Vec<ColumnWriter>) -> Result<()> {
         let rg_index = self.row_groups.len();
         let num_rows = columns.first().map_or(0, |c| c.num_rows());
-        if let Some(c) = columns.iter().find(|c| c.num_rows() != num_rows) {
-            return Err(Error::invalid_argument(alloc::format!(
-                "column {} has {} rows, column 0 has {num_rows}",
-                c.descriptor().path_string(),
-                c.num_rows()
-            ))
-            .in_row_group(rg_index));
-        }
+        check_rows(columns.iter(), num_rows, rg_index)?;
         let start = self.offset;
-        let mut chunks = Vec::with_capacity(columns.len());
-        let mut blooms = Vec::new();
-        let mut idx = Vec::with_capacity(columns.len());
-        let (mut total_unc, mut total_comp) = (0i64, 0i64);
+        let mut written = Vec::with_capacity(columns.len());
         for c in columns {
-            let f = c
-                .finish(self.offset)
-                .map_err(|e| e.in_row_group(rg_index))?;
-            self.sink.write_bytes(&f.bytes)?;
-            self.offset += f.bytes.len() as u64;
-            for page in &f.pages {
-                self.sink.write_bytes(page)?;
-                self.offset += page.len() as u64;
-            }
-            if let Some(m) = &f.chunk.meta_data {
+            written.push(self.write_chunk(c, rg_index)?);
+        }
+        self.end_row_group(start, num_rows, written)
+    }
+
+    /// Closes a column chunk and writes what it still holds (the chunk is at the front of
+    /// the row group being written).
+    fn write_chunk(&mut self, c: ColumnWriter, rg_index: usize) -> Result<WrittenChunk> {
+        c.finish(&mut self.out())
+            .map_err(|e| e.in_row_group(rg_index))
+    }
+
+    /// Ends the row group whose chunks are `written` (from `start` in the file): writes
+    /// their bloom filters and records the row group for the footer.
+    fn end_row_group(
+        &mut self,
+        start: u64,
+        num_rows: u64,
+        written: Vec<WrittenChunk>,
+    ) -> Result<()> {
+        let rg_index = self.row_groups.len();
+        let mut chunks = Vec::with_capacity(written.len());
+        let mut idx = Vec::with_capacity(written.len());
+        let (mut total_unc, mut total_comp) = (0i64, 0i64);
+        for f in written {
+            let mut chunk = f.chunk;
+            if let Some(m) = &chunk.meta_data {
                 total_unc += m.total_uncompressed_size;
                 total_comp += m.total_compressed_size;
             }
-            blooms.push(f.bloom);
-            idx.push((f.column_index, f.offset_index));
-            chunks.push(f.chunk);
-        }
-        for (chunk, bloom) in chunks.iter_mut().zip(blooms) {
-            let (Some(bloom), Some(meta)) = (bloom, chunk.meta_data.as_mut()) else {
-                continue;
-            };
-            let bits = bloom.as_bytes();
-            let mut buf = Vec::with_capacity(bits.len() + 16);
-            BloomFilterHeader {
-                num_bytes: bits.len() as i32,
-                algorithm: BloomFilterAlgorithm::Block,
-                hash: BloomFilterHash::XxHash,
-                compression: BloomFilterCompression::Uncompressed,
+            if let (Some(bloom), Some(meta)) = (f.bloom, chunk.meta_data.as_mut()) {
+                let bits = bloom.as_bytes();
+                let mut buf = Vec::with_capacity(bits.len() + 16);
+                BloomFilterHeader {
+                    num_bytes: bits.len() as i32,
+                    algorithm: BloomFilterAlgorithm::Block,
+                    hash: BloomFilterHash::XxHash,
+                    compression: BloomFilterCompression::Uncompressed,
+                }
+                .encode(&mut buf);
+                buf.extend_from_slice(&bits);
+                meta.bloom_filter_offset = Some(self.offset as i64);
+                meta.bloom_filter_length = Some(buf.len() as i32);
+                self.put(&buf)?;
             }
-            .encode(&mut buf);
-            buf.extend_from_slice(&bits);
-            meta.bloom_filter_offset = Some(self.offset as i64);
-            meta.bloom_filter_length = Some(buf.len() as i32);
-            self.sink.write_bytes(&buf)?;
-            self.offset += buf.len() as u64;
+            idx.push((f.column_index, f.offset_index));
+            chunks.push(chunk);
         }
         self.row_groups.push(RowGroup {
             columns: chunks,
@@ -345,6 +405,7 @@ impl<W: Sink> FileWriter<W> {
         if let Some(m) = &self.metadata {
             return Ok(m.clone());
         }
+        self.check_open()?;
         self.flush_open()?;
         // Spec (PageIndex.md): the column indexes, then the offset indexes, after the row
         // groups and before the footer.
@@ -356,8 +417,12 @@ impl<W: Sink> FileWriter<W> {
                     ci.encode(&mut buf);
                     chunk.column_index_offset = Some(self.offset as i64);
                     chunk.column_index_length = Some(buf.len() as i32);
-                    self.sink.write_bytes(&buf)?;
-                    self.offset += buf.len() as u64;
+                    Out {
+                        sink: &mut self.sink,
+                        offset: &mut self.offset,
+                        failed: &mut self.failed,
+                    }
+                    .put(&buf)?;
                 }
             }
         }
@@ -368,8 +433,12 @@ impl<W: Sink> FileWriter<W> {
                     oi.encode(&mut buf);
                     chunk.offset_index_offset = Some(self.offset as i64);
                     chunk.offset_index_length = Some(buf.len() as i32);
-                    self.sink.write_bytes(&buf)?;
-                    self.offset += buf.len() as u64;
+                    Out {
+                        sink: &mut self.sink,
+                        offset: &mut self.offset,
+                        failed: &mut self.failed,
+                    }
+                    .put(&buf)?;
                 }
             }
         }
@@ -395,8 +464,7 @@ impl<W: Sink> FileWriter<W> {
             .map_err(|_| Error::limit("footer bytes", buf.len() as u64, u32::MAX as u64))?;
         buf.extend_from_slice(&len.to_le_bytes());
         buf.extend_from_slice(b"PAR1");
-        self.sink.write_bytes(&buf)?;
-        self.offset += buf.len() as u64;
+        self.put(&buf)?;
         self.metadata = Some(meta.clone());
         Ok(meta)
     }
@@ -412,22 +480,149 @@ impl<W: Sink> FileWriter<W> {
     }
 }
 
-/// Writes one row group: one [`ColumnWriter`] per leaf column, written out by
-/// [`RowGroupWriter::finish`]. Dropping it without `finish` discards the row group.
+/// Errors unless every column holds `num_rows` rows.
+fn check_rows<'c>(
+    mut columns: impl Iterator<Item = &'c ColumnWriter>,
+    num_rows: u64,
+    rg_index: usize,
+) -> Result<()> {
+    match columns.find(|c| c.num_rows() != num_rows) {
+        Some(c) => Err(Error::invalid_argument(alloc::format!(
+            "column {} has {} rows, the row group's first column {num_rows}",
+            c.descriptor().path_string(),
+            c.num_rows()
+        ))
+        .in_row_group(rg_index)),
+        None => Ok(()),
+    }
+}
+
+/// Writes one row group: one [`ColumnWriter`] per leaf column. Two ways to fill it, which
+/// can be mixed:
+///
+/// - [`RowGroupWriter::column`] lends a column's writer, to write batches into in any
+///   order; its pages are held in memory until the row group is written out by
+///   [`RowGroupWriter::finish`].
+/// - [`RowGroupWriter::write`] and [`RowGroupWriter::close_column`] take the columns in
+///   schema order: the pages of the first column not yet closed go straight to the sink
+///   (once its dictionary is settled: pages that use a dictionary wait for the dictionary
+///   page, which is complete only when the chunk is), so the row group is never held in
+///   memory whole. The fast path for a caller that has each column's data at hand.
+///
+/// Dropping it without `finish` discards the row group: the footer does not mention it, and
+/// column chunks already written out stay in the file as bytes nothing refers to.
+///
+/// ```
+/// use parket::schema::Schema;
+/// use parket::values::ValuesRef;
+/// use parket::write::{FileWriter, WriteOptions};
+/// let schema = Schema::parse("message m { required int32 a; optional int64 b; }").unwrap();
+/// let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+/// let mut rg = w.next_row_group().unwrap();
+/// rg.write("a", ValuesRef::Int32(&[1, 2, 3]), &[], &[]).unwrap();
+/// rg.close_column("a").unwrap(); // column a is in the file now
+/// rg.write("b", ValuesRef::Int64(&[7]), &[0, 1, 0], &[]).unwrap();
+/// rg.finish().unwrap();
+/// assert_eq!(w.finish().unwrap().num_rows, 3);
+/// ```
 pub struct RowGroupWriter<'a, W: Sink> {
     file: &'a mut FileWriter<W>,
-    columns: Vec<ColumnWriter>,
+    /// The columns not yet written out.
+    columns: Vec<Option<ColumnWriter>>,
+    /// Whether `close_column` was called, per column.
+    closing: Vec<bool>,
+    /// The chunks written out: those of the first `written.len()` columns.
+    written: Vec<WrittenChunk>,
+    /// The rows of every column written out.
+    num_rows: Option<u64>,
+    /// Where the row group starts in the file.
+    start: u64,
 }
 
 impl<W: Sink> RowGroupWriter<'_, W> {
-    /// The writer of a leaf column, by index or dotted path.
-    pub fn column<S: ColumnSelector>(&mut self, column: S) -> Result<&mut ColumnWriter> {
-        let i = column
+    fn index<S: ColumnSelector>(&self, column: S) -> Result<usize> {
+        column
             .index_in(&self.file.schema)
-            .ok_or_else(|| Error::invalid_argument("no such leaf column in the schema"))?;
-        self.columns
-            .get_mut(i)
             .ok_or_else(|| Error::invalid_argument("no such leaf column in the schema"))
+    }
+
+    /// The writer of a column still open, by index.
+    fn open(&mut self, i: usize) -> Result<&mut ColumnWriter> {
+        let closed = self.closing.get(i).copied().unwrap_or(true);
+        match self.columns.get_mut(i).and_then(Option::as_mut) {
+            Some(c) if !closed => Ok(c),
+            Some(c) => Err(Error::invalid_argument(alloc::format!(
+                "column {} is closed",
+                c.descriptor().path_string()
+            ))),
+            None => Err(Error::invalid_argument(
+                "the column is closed and written out",
+            )),
+        }
+    }
+
+    /// The writer of a leaf column, by index or dotted path, to write batches into. Its
+    /// pages are held in memory until the column is written out. Errors for a closed column.
+    pub fn column<S: ColumnSelector>(&mut self, column: S) -> Result<&mut ColumnWriter> {
+        let i = self.index(column)?;
+        self.open(i)
+    }
+
+    /// Writes a batch into a column, as [`ColumnWriter::write`] does. When every column
+    /// before it is closed, the column's pages go straight to the sink.
+    pub fn write<S: ColumnSelector>(
+        &mut self,
+        column: S,
+        values: ValuesRef<'_>,
+        def_levels: &[u16],
+        rep_levels: &[u16],
+    ) -> Result<()> {
+        self.file.check_open()?;
+        let i = self.index(column)?;
+        let front = i == self.written.len();
+        let rg_index = self.file.row_groups.len();
+        let file = &mut *self.file;
+        let c = match self.columns.get_mut(i).and_then(Option::as_mut) {
+            Some(c) if !self.closing.get(i).copied().unwrap_or(true) => c,
+            _ => return self.open(i).map(|_| ()),
+        };
+        let result = if front {
+            c.write_to(values, def_levels, rep_levels, Some(&mut file.out()))
+        } else {
+            c.write(values, def_levels, rep_levels)
+        };
+        result.map_err(|e| e.in_row_group(rg_index))
+    }
+
+    /// Declares a column complete. Columns are written out in schema order: this one once
+    /// every column before it is closed, and any closed columns after it then. Errors when a
+    /// column to write out holds a different number of rows than those written out before
+    /// it; that column is then open again.
+    pub fn close_column<S: ColumnSelector>(&mut self, column: S) -> Result<()> {
+        self.file.check_open()?;
+        let i = self.index(column)?;
+        self.open(i)?;
+        if let Some(c) = self.closing.get_mut(i) {
+            *c = true;
+        }
+        let rg_index = self.file.row_groups.len();
+        while self.closing.get(self.written.len()) == Some(&true) {
+            let next = self.written.len();
+            let Some(c) = self.columns.get_mut(next).and_then(Option::take) else {
+                break;
+            };
+            let rows = c.num_rows();
+            if let Some(n) = self.num_rows.filter(|&n| n != rows) {
+                let err = check_rows(core::iter::once(&c), n, rg_index);
+                self.columns[next] = Some(c);
+                self.closing[next] = false;
+                return err;
+            }
+            self.num_rows = Some(rows);
+            let chunk = self.file.write_chunk(c, rg_index)?;
+            self.written.push(chunk);
+        }
+        Ok(())
     }
 
     /// Number of leaf columns.
@@ -435,8 +630,20 @@ impl<W: Sink> RowGroupWriter<'_, W> {
         self.columns.len()
     }
 
-    /// Writes the row group out. Errors when the columns hold different numbers of rows.
-    pub fn finish(self) -> Result<()> {
-        self.file.write_row_group(self.columns)
+    /// Writes out the columns not yet written and ends the row group. Errors, writing
+    /// nothing more, when the columns hold different numbers of rows.
+    pub fn finish(mut self) -> Result<()> {
+        self.file.check_open()?;
+        let rg_index = self.file.row_groups.len();
+        let num_rows = self
+            .num_rows
+            .or_else(|| self.columns.iter().flatten().next().map(|c| c.num_rows()))
+            .unwrap_or(0);
+        check_rows(self.columns.iter().flatten(), num_rows, rg_index)?;
+        let mut written = core::mem::take(&mut self.written);
+        for c in self.columns.iter_mut().filter_map(Option::take) {
+            written.push(self.file.write_chunk(c, rg_index)?);
+        }
+        self.file.end_row_group(self.start, num_rows, written)
     }
 }

@@ -3,8 +3,9 @@
 //! The same bytes as [`crate::page::encode::data_page_v1`] / [`data_page_v2`], built with
 //! fewer copies: the column writer encodes the levels and then the values straight into one
 //! reused body buffer, the codec writes into a reused output buffer (a ZSTD context and a
-//! Snappy encoder are kept across pages instead of set up per page), and the page is copied
-//! once, into a buffer of its exact size.
+//! Snappy encoder are kept across pages instead of set up per page), and the page is either
+//! written from those buffers straight to the file (a column chunk at the front of its row
+//! group) or copied once, into a buffer of its exact size.
 //!
 //! Spec: parquet.thrift, `PageHeader` / `DataPageHeader` / `DataPageHeaderV2`:
 //!
@@ -24,7 +25,7 @@
 
 use alloc::vec::Vec;
 
-use crate::bytes::crc32::crc32;
+use crate::bytes::crc32::Crc32;
 use crate::compression::{Codec, Compressor};
 use crate::error::{Error, Result};
 use crate::format::{DataPageHeader, DataPageHeaderV2, Encoding, PageHeader, PageType, Statistics};
@@ -47,12 +48,21 @@ pub(crate) struct BodyLayout {
     pub def_len: usize,
 }
 
-/// A finished page: its bytes and sizes.
+/// Where one part of a finished page's body is.
+#[derive(Debug, Clone, Copy)]
+enum Part {
+    /// `body[from..to]`.
+    Body { from: usize, to: usize },
+    /// The first `n` bytes of the codec's output buffer.
+    Compressed(usize),
+    /// The `extra` bytes the caller passed.
+    Extra,
+}
+
+/// A finished page: its header is in the assembler's header buffer, its body in two parts
+/// (see [`PageAssembler::parts`]); and its sizes.
 pub(crate) struct AssembledPage {
-    /// The page, or with `extra_detached` its start: the page goes on with the `extra`
-    /// bytes the caller passed, which it then writes after these from its own buffer.
-    pub bytes: Vec<u8>,
-    pub extra_detached: bool,
+    parts: [Part; 2],
     pub header_len: usize,
     pub compressed_body: usize,
     pub uncompressed_body: usize,
@@ -105,7 +115,6 @@ impl PageAssembler {
         codec: Codec,
         with_crc: bool,
         mut extra: &[u8],
-        detach: bool,
     ) -> Result<AssembledPage> {
         let compressed_len = if codec == Codec::Uncompressed {
             None
@@ -132,19 +141,15 @@ impl PageAssembler {
             dictionary_page_header: None,
             data_page_header_v2: None,
         };
-        let parts: [&[u8]; 2] = match compressed_len {
-            None => [&self.body, extra],
-            Some(n) => [self.compressed.get(..n).unwrap_or(&[]), &[]],
+        let body = Part::Body {
+            from: 0,
+            to: self.body.len(),
         };
-        let detach = detach && compressed_len.is_none() && !extra.is_empty();
-        assemble(
-            &mut self.header,
-            header,
-            parts,
-            uncompressed,
-            with_crc,
-            detach,
-        )
+        let parts = match compressed_len {
+            None => [body, Part::Extra],
+            Some(n) => [Part::Compressed(n), Part::Body { from: 0, to: 0 }],
+        };
+        self.assemble(header, parts, extra, uncompressed, with_crc)
     }
 
     /// The page of `self.body` followed by `extra` (repetition levels, definition levels,
@@ -157,7 +162,6 @@ impl PageAssembler {
         codec: Codec,
         with_crc: bool,
         mut extra: &[u8],
-        detach: bool,
     ) -> Result<AssembledPage> {
         let levels_len = layout.rep_len + layout.def_len;
         if self.body.len() > levels_len && !extra.is_empty() {
@@ -192,65 +196,85 @@ impl PageAssembler {
                 statistics: fields.statistics,
             }),
         };
-        let (levels, values) = self.body.split_at(levels_len);
-        let values = if extra.is_empty() { values } else { extra };
-        let parts: [&[u8]; 2] = match compressed_len {
-            None => [levels, values],
-            Some(n) => [levels, self.compressed.get(..n).unwrap_or(&[])],
+        let levels = Part::Body {
+            from: 0,
+            to: levels_len,
         };
-        let detach = detach && compressed_len.is_none() && !extra.is_empty();
+        let values = match compressed_len {
+            Some(n) => Part::Compressed(n),
+            None if extra.is_empty() => Part::Body {
+                from: levels_len,
+                to: self.body.len(),
+            },
+            None => Part::Extra,
+        };
         let uncompressed = levels_len + values_len;
-        assemble(
-            &mut self.header,
-            header,
-            parts,
-            uncompressed,
-            with_crc,
-            detach,
-        )
+        self.assemble(header, [levels, values], extra, uncompressed, with_crc)
     }
-}
 
-/// Header (sizes and CRC filled in) then the body `parts`, in one buffer of exact size;
-/// with `detach_last`, without `parts[1]` (the caller writes it).
-fn assemble(
-    header_buf: &mut Vec<u8>,
-    mut header: PageHeader,
-    parts: [&[u8]; 2],
-    uncompressed: usize,
-    with_crc: bool,
-    detach_last: bool,
-) -> Result<AssembledPage> {
-    let body_len = parts[0].len() + parts[1].len();
-    header.uncompressed_page_size = size_i32(uncompressed)?;
-    header.compressed_page_size = size_i32(body_len)?;
-    if with_crc {
-        // Spec: "The CRC is computed on the serialization binary representation of the page
-        // (as written to disk), excluding the page header."
-        let crc = if parts[1].is_empty() {
-            crc32(parts[0])
-        } else {
-            let mut joined = Vec::with_capacity(body_len);
-            joined.extend_from_slice(parts[0]);
-            joined.extend_from_slice(parts[1]);
-            crc32(&joined)
-        };
-        header.crc = Some(crc as i32);
+    fn part<'s>(&'s self, part: Part, extra: &'s [u8]) -> &'s [u8] {
+        match part {
+            Part::Body { from, to } => self.body.get(from..to).unwrap_or(&[]),
+            Part::Compressed(n) => self.compressed.get(..n).unwrap_or(&[]),
+            Part::Extra => extra,
+        }
     }
-    header_buf.clear();
-    header.encode(header_buf);
-    let kept = if detach_last { &[][..] } else { parts[1] };
-    let mut bytes = Vec::with_capacity(header_buf.len() + parts[0].len() + kept.len());
-    bytes.extend_from_slice(header_buf);
-    bytes.extend_from_slice(parts[0]);
-    bytes.extend_from_slice(kept);
-    Ok(AssembledPage {
-        bytes,
-        extra_detached: detach_last,
-        header_len: header_buf.len(),
-        compressed_body: body_len,
-        uncompressed_body: uncompressed,
-    })
+
+    /// A finished page's bytes, in order: its header, then the two parts of its body.
+    /// `extra` is what was passed to `finish_v1` / `finish_v2`.
+    pub fn parts<'s>(&'s self, page: &AssembledPage, extra: &'s [u8]) -> [&'s [u8]; 3] {
+        [
+            &self.header,
+            self.part(page.parts[0], extra),
+            self.part(page.parts[1], extra),
+        ]
+    }
+
+    /// A finished page in one buffer of its exact size, or, with `detach` and when the page
+    /// ends with all of `extra` uncompressed, without that end: the caller then keeps
+    /// `extra`'s own buffer as the page's last part (no copy). Returns the buffer and whether
+    /// `extra` was left out.
+    pub fn to_bytes(&self, page: &AssembledPage, extra: &[u8], detach: bool) -> (Vec<u8>, bool) {
+        let detach = detach && !extra.is_empty() && matches!(page.parts[1], Part::Extra);
+        let [header, first, last] = self.parts(page, extra);
+        let last = if detach { &[][..] } else { last };
+        let mut bytes = Vec::with_capacity(header.len() + first.len() + last.len());
+        bytes.extend_from_slice(header);
+        bytes.extend_from_slice(first);
+        bytes.extend_from_slice(last);
+        (bytes, detach)
+    }
+
+    /// Fills in the header's sizes and CRC and encodes it into the header buffer.
+    fn assemble(
+        &mut self,
+        mut header: PageHeader,
+        parts: [Part; 2],
+        extra: &[u8],
+        uncompressed: usize,
+        with_crc: bool,
+    ) -> Result<AssembledPage> {
+        let (first, last) = (self.part(parts[0], extra), self.part(parts[1], extra));
+        let body_len = first.len() + last.len();
+        header.uncompressed_page_size = size_i32(uncompressed)?;
+        header.compressed_page_size = size_i32(body_len)?;
+        if with_crc {
+            // Spec: "The CRC is computed on the serialization binary representation of the
+            // page (as written to disk), excluding the page header."
+            let mut crc = Crc32::new();
+            crc.update(first);
+            crc.update(last);
+            header.crc = Some(crc.finish() as i32);
+        }
+        self.header.clear();
+        header.encode(&mut self.header);
+        Ok(AssembledPage {
+            parts,
+            header_len: self.header.len(),
+            compressed_body: body_len,
+            uncompressed_body: uncompressed,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -260,12 +284,14 @@ mod tests {
     use crate::page::encode::{data_page_v1, data_page_v2, DataPage};
     use alloc::vec;
 
-    /// The page's bytes, with the detached `extra` after them.
-    fn joined(page: &AssembledPage, extra: &[u8]) -> Vec<u8> {
-        let mut v = page.bytes.clone();
-        if page.extra_detached {
+    /// The page's bytes: its buffer (`extra` detached from it when `detach` allows), with
+    /// the detached `extra` after it, and its three parts, which must give the same bytes.
+    fn joined(asm: &PageAssembler, page: &AssembledPage, extra: &[u8], detach: bool) -> Vec<u8> {
+        let (mut v, detached) = asm.to_bytes(page, extra, detach);
+        if detached {
             v.extend_from_slice(extra);
         }
+        assert_eq!(v, asm.parts(page, extra).concat());
         v
     }
 
@@ -317,9 +343,10 @@ mod tests {
                     asm.body.extend_from_slice(&values[..split]);
                     let detach = n % 2 == 1;
                     let got = asm
-                        .finish_v1(fields(), codec, with_crc, &values[split..], detach)
+                        .finish_v1(fields(), codec, with_crc, &values[split..])
                         .unwrap();
-                    assert_eq!(joined(&got, &values[split..]), expected, "{codec:?} v1 {n}");
+                    let bytes = joined(&asm, &got, &values[split..], detach);
+                    assert_eq!(bytes, expected, "{codec:?} v1 {n}");
                     assert_eq!(got.header_len, info.header_len);
                     assert_eq!(got.uncompressed_body, info.uncompressed_page_size);
                     // V2.
@@ -335,9 +362,10 @@ mod tests {
                     asm.body.extend_from_slice(&values[..split]);
                     let layout = BodyLayout { rep_len, def_len };
                     let got = asm
-                        .finish_v2(fields(), layout, codec, with_crc, &values[split..], detach)
+                        .finish_v2(fields(), layout, codec, with_crc, &values[split..])
                         .unwrap();
-                    assert_eq!(joined(&got, &values[split..]), expected, "{codec:?} v2 {n}");
+                    let bytes = joined(&asm, &got, &values[split..], detach);
+                    assert_eq!(bytes, expected, "{codec:?} v2 {n}");
                     assert_eq!(got.compressed_body, info.compressed_page_size);
                 }
             }
@@ -361,8 +389,9 @@ mod tests {
             statistics: None,
         };
         let page = asm
-            .finish_v1(fields, Codec::Uncompressed, false, &[], false)
+            .finish_v1(fields, Codec::Uncompressed, false, &[])
             .unwrap();
-        assert_eq!(&page.bytes[page.header_len..], &asm.body[..]);
+        let (bytes, _) = asm.to_bytes(&page, &[], false);
+        assert_eq!(&bytes[page.header_len..], &asm.body[..]);
     }
 }
