@@ -565,6 +565,50 @@ pub fn check(
             return Err(format!("record {i} differs:\nwritten {a:?}\nread    {b:?}"));
         }
     }
+    check_streamed(schema, records, options)
+}
+
+/// The records as one row group written through `RowGroupWriter::write` + `close_column`
+/// (each column whole, in schema order: pages straight to the sink), read back.
+fn check_streamed(
+    schema: &Schema,
+    records: &[Value],
+    options: WriteOptions,
+) -> std::result::Result<(), String> {
+    let leaves =
+        parket::levels::shred::shred(schema, records).map_err(|e| format!("shred: {e}"))?;
+    let mut writer = FileWriter::new(Vec::new(), schema.clone(), options)
+        .map_err(|e| format!("FileWriter::new: {e}"))?;
+    let mut rg = writer.next_row_group().map_err(|e| e.to_string())?;
+    for (i, leaf) in leaves.iter().enumerate() {
+        rg.write(i, leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)
+            .map_err(|e| format!("streamed write of column {i}: {e}"))?;
+        rg.close_column(i)
+            .map_err(|e| format!("close_column {i}: {e}"))?;
+    }
+    rg.finish().map_err(|e| format!("streamed finish: {e}"))?;
+    writer.finish().map_err(|e| format!("finish: {e}"))?;
+    let bytes = writer.into_inner();
+    let file = FileReader::from_bytes(&bytes).map_err(|e| format!("streamed from_bytes: {e}"))?;
+    let back = file
+        .records(None)
+        .map_err(|e| format!("records: {e}"))?
+        .collect::<parket::Result<Vec<Value>>>()
+        .map_err(|e| format!("reading streamed records back: {e}"))?;
+    if back.len() != records.len() {
+        return Err(format!(
+            "streamed: {} records written, {} read",
+            records.len(),
+            back.len()
+        ));
+    }
+    for (i, (a, b)) in records.iter().zip(&back).enumerate() {
+        if !a.bit_eq(b) {
+            return Err(format!(
+                "streamed record {i} differs:\nwritten {a:?}\nread    {b:?}"
+            ));
+        }
+    }
     Ok(())
 }
 
