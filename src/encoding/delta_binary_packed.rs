@@ -79,7 +79,7 @@
 
 use alloc::vec::Vec;
 
-use crate::bytes::bitpack::{pack64, packed_len, unpack64};
+use crate::bytes::bitpack::{pack32, pack64, packed_len, unpack64};
 use crate::bytes::varint::{encode_uleb128, zigzag_encode};
 use crate::bytes::Cursor;
 use crate::error::{Error, Result};
@@ -466,15 +466,17 @@ fn encode_core<T: DeltaInt>(
     encode_uleb128(zigzag_encode(first.widen()), out);
 
     let mut deltas: Vec<i64> = Vec::with_capacity(block_size);
-    let mut packed: Vec<u64> = Vec::with_capacity(per_miniblock);
+    let mut narrow: Vec<u32> = Vec::with_capacity(per_miniblock);
+    let mut wide: Vec<u64> = Vec::new();
     let mut prev = first;
     // Each block covers the next `block_size` values after the first.
     for block in values[1..].chunks(block_size) {
         deltas.clear();
-        for &v in block {
-            deltas.push(v.delta(prev));
+        deltas.extend(block.iter().map(|&v| {
+            let d = v.delta(prev);
             prev = v;
-        }
+            d
+        }));
         // `block` is never empty, so the minimum exists.
         let min_delta = deltas.iter().copied().min().unwrap_or(0);
         encode_uleb128(zigzag_encode(min_delta), out);
@@ -482,14 +484,26 @@ fn encode_core<T: DeltaInt>(
         // Spec: bit widths of unneeded miniblocks are present; "their value should be zero".
         out.resize(widths_at + miniblocks_per_block, 0);
         for (i, miniblock) in deltas.chunks(per_miniblock).enumerate() {
-            packed.clear();
-            packed.extend(miniblock.iter().map(|&d| T::relative(d, min_delta)));
-            let max = packed.iter().fold(0, |a, &b| a | b);
+            let max = miniblock
+                .iter()
+                .fold(0, |a, &d| a | T::relative(d, min_delta));
             let width = 64 - max.leading_zeros();
-            out[widths_at + i] = width as u8;
-            // Spec: the last miniblock is padded to its full length (with zeros).
-            packed.resize(per_miniblock, 0);
-            pack64(&packed, width, out);
+            if let Some(w) = out.get_mut(widths_at + i) {
+                *w = width as u8;
+            }
+            // Spec: the last miniblock is padded to its full length (with zeros). Up to 32
+            // bits (every INT32, and most INT64 deltas), the per-width 32-bit packers.
+            if width <= 32 {
+                narrow.clear();
+                narrow.extend(miniblock.iter().map(|&d| T::relative(d, min_delta) as u32));
+                narrow.resize(per_miniblock, 0);
+                pack32(&narrow, width, out);
+            } else {
+                wide.clear();
+                wide.extend(miniblock.iter().map(|&d| T::relative(d, min_delta)));
+                wide.resize(per_miniblock, 0);
+                pack64(&wide, width, out);
+            }
         }
     }
 }
