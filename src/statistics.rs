@@ -430,28 +430,32 @@ impl StatisticsBuilder {
                 self.offer(Scalar::Boolean(!any_false), Scalar::Boolean(any_true));
             }
             (StatKind::Int32, ValuesRef::Int32(v)) => {
-                let (lo, hi) = min_max_by(v, |a, b| a < b);
-                self.offer(Scalar::Int32(lo), Scalar::Int32(hi));
+                if let Some((lo, hi)) = min_max_by(v, |a, b| a < b) {
+                    self.offer(Scalar::Int32(lo), Scalar::Int32(hi));
+                }
             }
             (StatKind::UInt32, ValuesRef::Int32(v)) => {
-                let (lo, hi) = min_max_by(v, |a, b| (*a as u32) < (*b as u32));
-                self.offer(Scalar::Int32(lo), Scalar::Int32(hi));
+                if let Some((lo, hi)) = min_max_by(v, |a, b| (*a as u32) < (*b as u32)) {
+                    self.offer(Scalar::Int32(lo), Scalar::Int32(hi));
+                }
             }
             (StatKind::Int64, ValuesRef::Int64(v)) => {
-                let (lo, hi) = min_max_by(v, |a, b| a < b);
-                self.offer(Scalar::Int64(lo), Scalar::Int64(hi));
+                if let Some((lo, hi)) = min_max_by(v, |a, b| a < b) {
+                    self.offer(Scalar::Int64(lo), Scalar::Int64(hi));
+                }
             }
             (StatKind::UInt64, ValuesRef::Int64(v)) => {
-                let (lo, hi) = min_max_by(v, |a, b| (*a as u64) < (*b as u64));
-                self.offer(Scalar::Int64(lo), Scalar::Int64(hi));
+                if let Some((lo, hi)) = min_max_by(v, |a, b| (*a as u64) < (*b as u64)) {
+                    self.offer(Scalar::Int64(lo), Scalar::Int64(hi));
+                }
             }
             (StatKind::Float, ValuesRef::Float(v)) => {
-                if let Some((lo, hi)) = min_max_ignoring_nan(v) {
+                if let Some((lo, hi)) = min_max_ignoring_nan(v, f32::INFINITY, f32::NEG_INFINITY) {
                     self.offer(Scalar::Float(lo), Scalar::Float(hi));
                 }
             }
             (StatKind::Double, ValuesRef::Double(v)) => {
-                if let Some((lo, hi)) = min_max_ignoring_nan(v) {
+                if let Some((lo, hi)) = min_max_ignoring_nan(v, f64::INFINITY, f64::NEG_INFINITY) {
                     self.offer(Scalar::Double(lo), Scalar::Double(hi));
                 }
             }
@@ -570,32 +574,55 @@ impl StatisticsBuilder {
 ///
 /// Spec: NaN is never a min or max. A NaN is the one value unordered with itself; `<` and `>`
 /// are false for it, so it could not win anyway, but it must not count as "a value seen".
-fn min_max_ignoring_nan<T: Copy + PartialOrd>(v: &[T]) -> Option<(T, T)> {
-    let mut it = v.iter().copied().filter(|x| x.partial_cmp(x).is_some());
-    let first = it.next()?;
-    let (mut lo, mut hi) = (first, first);
-    for x in it {
-        if x < lo {
-            lo = x;
-        }
-        if x > hi {
-            hi = x;
+/// Min and max of the values that are not NaN, or `None` when all are NaN. `inf` and
+/// `neg_inf` are the type's infinities: the lanes start there, so a NaN (never less or
+/// greater than anything) is never taken, and eight lanes are compared at once (min/max
+/// instructions). Of two zeros either may come out: a zero is written as `-0.0` for the min
+/// and `+0.0` for the max whatever its sign.
+fn min_max_ignoring_nan<T: Copy + PartialOrd>(v: &[T], inf: T, neg_inf: T) -> Option<(T, T)> {
+    const LANES: usize = 8;
+    let (mut lo, mut hi) = ([inf; LANES], [neg_inf; LANES]);
+    let mut chunks = v.chunks_exact(LANES);
+    for c in &mut chunks {
+        for ((l, h), &x) in lo.iter_mut().zip(hi.iter_mut()).zip(c) {
+            *l = if x < *l { x } else { *l };
+            *h = if x > *h { x } else { *h };
         }
     }
-    Some((lo, hi))
+    for &x in chunks.remainder() {
+        lo[0] = if x < lo[0] { x } else { lo[0] };
+        hi[0] = if x > hi[0] { x } else { hi[0] };
+    }
+    let (mut l, mut h) = (lo[0], hi[0]);
+    for (&x, &y) in lo.iter().zip(&hi) {
+        l = if x < l { x } else { l };
+        h = if y > h { y } else { h };
+    }
+    // Any value that is not NaN leaves l <= value <= h; all NaN leaves l = inf > h = -inf.
+    (l <= h).then_some((l, h))
 }
 
-fn min_max_by<T: Copy>(v: &[T], less: impl Fn(&T, &T) -> bool) -> (T, T) {
-    let (mut lo, mut hi) = (v[0], v[0]);
-    for x in &v[1..] {
-        if less(x, &lo) {
-            lo = *x;
-        }
-        if less(&hi, x) {
-            hi = *x;
+/// Min and max of `v` in the order `less` (`None` when empty), over eight independent lanes
+/// (no chain of dependent compares; vector compares where the target has them).
+fn min_max_by<T: Copy>(v: &[T], less: impl Fn(&T, &T) -> bool) -> Option<(T, T)> {
+    const LANES: usize = 8;
+    let &first = v.first()?;
+    let (mut lo, mut hi) = ([first; LANES], [first; LANES]);
+    let mut chunks = v.chunks_exact(LANES);
+    for c in &mut chunks {
+        for ((l, h), x) in lo.iter_mut().zip(hi.iter_mut()).zip(c) {
+            *l = if less(x, l) { *x } else { *l };
+            *h = if less(h, x) { *x } else { *h };
         }
     }
-    (lo, hi)
+    let (mut l, mut h) = (first, first);
+    for x in lo.iter().chain(chunks.remainder()) {
+        l = if less(x, &l) { *x } else { l };
+    }
+    for x in hi.iter().chain(chunks.remainder()) {
+        h = if less(&h, x) { *x } else { h };
+    }
+    Some((l, h))
 }
 
 fn bytes_min_max<'a>(
@@ -819,6 +846,54 @@ mod tests {
     }
 
     proptest::proptest! {
+        // The eight-lane float min/max against a plain fold over the values that are not
+        // NaN: NaNs, infinities and both zeros are where the lanes could go wrong.
+        #[test]
+        fn float_min_max_matches_a_fold(
+            raw in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just(f64::NAN),
+                    proptest::strategy::Just(f64::INFINITY),
+                    proptest::strategy::Just(f64::NEG_INFINITY),
+                    proptest::strategy::Just(0.0),
+                    proptest::strategy::Just(-0.0),
+                    proptest::prelude::any::<f64>(),
+                ],
+                0..40,
+            ),
+        ) {
+            let reference = raw.iter().copied().filter(|x| !x.is_nan()).fold(None, |acc, x| {
+                Some(match acc {
+                    None => (x, x),
+                    Some((l, h)) => (if x < l { x } else { l }, if x > h { x } else { h }),
+                })
+            });
+            let got = min_max_ignoring_nan(&raw, f64::INFINITY, f64::NEG_INFINITY);
+            // By value: of two zeros either may come out.
+            proptest::prop_assert_eq!(got, reference);
+            let narrow: Vec<f32> = raw.iter().map(|&x| x as f32).collect();
+            let reference = narrow.iter().copied().filter(|x| !x.is_nan()).fold(None, |acc, x| {
+                Some(match acc {
+                    None => (x, x),
+                    Some((l, h)) => (if x < l { x } else { l }, if x > h { x } else { h }),
+                })
+            });
+            let got = min_max_ignoring_nan(&narrow, f32::INFINITY, f32::NEG_INFINITY);
+            proptest::prop_assert_eq!(got, reference);
+        }
+
+        // The eight-lane integer min/max against the slice's own min and max, signed and
+        // unsigned, for lengths around the lane count.
+        #[test]
+        fn integer_min_max_matches_iter(raw in proptest::collection::vec(proptest::prelude::any::<i64>(), 0..40)) {
+            let got = min_max_by(&raw, |a, b| a < b);
+            proptest::prop_assert_eq!(got, raw.iter().min().zip(raw.iter().max()).map(|(a, b)| (*a, *b)));
+            let got = min_max_by(&raw, |a, b| (*a as u64) < (*b as u64));
+            let lo = raw.iter().min_by_key(|x| **x as u64).copied();
+            let hi = raw.iter().max_by_key(|x| **x as u64).copied();
+            proptest::prop_assert_eq!(got, lo.zip(hi));
+        }
+
         // The prefix-key comparison against plain slice order: short values, zero bytes
         // and shared 8-byte prefixes are where a wrong key order would show.
         #[test]
