@@ -33,13 +33,24 @@ use alloc::vec::Vec;
 /// Built for size (`cfg(parket_opt_size)`), it is a plain copy by length.
 #[inline(always)]
 pub(crate) fn extend_short(out: &mut Vec<u8>, source: &[u8], len: usize) -> Option<()> {
+    extend_block::<SHORT>(out, source, len)
+}
+
+/// [`extend_short`] with blocks of `B` bytes: for a caller that knows its values are at most
+/// `B` bytes long (a dictionary of short entries), a smaller store.
+#[inline(always)]
+pub(crate) fn extend_block<const B: usize>(
+    out: &mut Vec<u8>,
+    source: &[u8],
+    len: usize,
+) -> Option<()> {
     if cfg!(parket_opt_size) {
         out.extend_from_slice(source.get(..len)?);
         return Some(());
     }
     let end = out.len() + len;
-    match source.first_chunk::<SHORT>() {
-        Some(block) if len <= SHORT => out.extend_from_slice(block),
+    match source.first_chunk::<B>() {
+        Some(block) if len <= B => out.extend_from_slice(block),
         _ => out.extend_from_slice(source.get(..len)?),
     }
     out.truncate(end);
