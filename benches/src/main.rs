@@ -277,6 +277,11 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
     }
     .ok();
     if let Some(written) = first.written {
+        // For a look at the file itself (page layout, sizes): BENCH_SAVE_WRITTEN=PATH.
+        if let Some(path) = std::env::var_os("BENCH_SAVE_WRITTEN") {
+            std::fs::write(&path, &written)
+                .map_err(|e| Outcome::Failed(format!("BENCH_SAVE_WRITTEN: {e}")))?;
+        }
         write!(
             line,
             " out_bytes={} same_data={}",
