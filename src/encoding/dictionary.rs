@@ -494,9 +494,29 @@ impl Table {
 
 /// One slot of a [`KeyTable`]: a value's bits and its id + 1 (0 when the slot is empty).
 #[derive(Debug, Clone, Copy, Default)]
-struct KeySlot {
-    key: u64,
+struct KeySlot<K> {
+    key: K,
     id: u32,
+}
+
+/// The bits of a value of 4 bytes (`u32`: 8-byte slots, half the cache a table of INT32 or
+/// FLOAT takes) or 8 bytes (`u64`).
+trait SlotKey: Copy + Default + Eq + core::ops::Not<Output = Self> {
+    fn bits(self) -> u64;
+}
+
+impl SlotKey for u32 {
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self as u64
+    }
+}
+
+impl SlotKey for u64 {
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self
+    }
 }
 
 /// An open-addressing hash table (linear probing, at most half full) from the bits of a
@@ -504,12 +524,12 @@ struct KeySlot {
 /// the value itself, so a probe compares in the slot and never reads the dictionary; floats
 /// are keyed by their bits (every NaN payload and `-0.0` an entry of its own).
 #[derive(Debug, Clone)]
-struct KeyTable {
-    slots: Vec<KeySlot>,
+struct KeyTable<K> {
+    slots: Vec<KeySlot<K>>,
     len: usize,
 }
 
-impl KeyTable {
+impl<K: SlotKey> KeyTable<K> {
     fn new() -> Self {
         KeyTable {
             slots: alloc::vec![KeySlot::default(); 64],
@@ -519,9 +539,9 @@ impl KeyTable {
 
     /// The id of `key`, or the empty slot where it would go.
     #[inline(always)]
-    fn find(&self, key: u64) -> core::result::Result<u32, usize> {
+    fn find(&self, key: K) -> core::result::Result<u32, usize> {
         let mask = self.slots.len() - 1;
-        let mut pos = hash_u64(key) as usize & mask;
+        let mut pos = hash_u64(key.bits()) as usize & mask;
         // Terminates: the table is never more than half full.
         loop {
             let s = self.slots[pos];
@@ -536,7 +556,7 @@ impl KeyTable {
     }
 
     #[inline]
-    fn insert_at(&mut self, pos: usize, key: u64, id: u32) {
+    fn insert_at(&mut self, pos: usize, key: K, id: u32) {
         self.slots[pos] = KeySlot { key, id: id + 1 };
         self.len += 1;
         if self.len * 2 > self.slots.len() {
@@ -550,7 +570,7 @@ impl KeyTable {
         let old = core::mem::replace(&mut self.slots, bigger);
         let mask = self.slots.len() - 1;
         for s in old.into_iter().filter(|s| s.id != 0) {
-            let mut pos = hash_u64(s.key) as usize & mask;
+            let mut pos = hash_u64(s.key.bits()) as usize & mask;
             while self.slots[pos].id != 0 {
                 pos = (pos + 1) & mask;
             }
@@ -574,8 +594,10 @@ pub struct DictionaryEncoder {
     max_dictionary_bytes: usize,
     /// Byte-string values (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96), by hash.
     table: Table,
-    /// Values of up to 8 bytes, by their bits.
-    keys: KeyTable,
+    /// Values of 8 bytes (INT64, DOUBLE), by their bits.
+    keys: KeyTable<u64>,
+    /// Values of 4 bytes (INT32, FLOAT), by their bits.
+    keys32: KeyTable<u32>,
     indices: Vec<u32>,
 }
 
@@ -597,6 +619,7 @@ impl DictionaryEncoder {
             max_dictionary_bytes,
             table: Table::new(),
             keys: KeyTable::new(),
+            keys32: KeyTable::new(),
             indices: Vec::new(),
         })
     }
@@ -613,6 +636,7 @@ impl DictionaryEncoder {
             max_dictionary_bytes,
             table,
             keys,
+            keys32,
             indices,
         } = self;
         let mut budget = Budget {
@@ -621,7 +645,7 @@ impl DictionaryEncoder {
         };
         let taken = match (dictionary, values) {
             (Values::Int32(d), ValuesRef::Int32(v)) => {
-                put_keyed(keys, d, v, indices, &mut budget, 4, |x| x as u32 as u64)
+                put_keyed(keys32, d, v, indices, &mut budget, 4, |x| x as u32)
             }
             (Values::Int64(d), ValuesRef::Int64(v)) => {
                 put_keyed(keys, d, v, indices, &mut budget, 8, |x| x as u64)
@@ -637,7 +661,7 @@ impl DictionaryEncoder {
                 |a, b| a == b,
             ),
             (Values::Float(d), ValuesRef::Float(v)) => {
-                put_keyed(keys, d, v, indices, &mut budget, 4, |x| x.to_bits() as u64)
+                put_keyed(keys32, d, v, indices, &mut budget, 4, |x| x.to_bits())
             }
             (Values::Double(d), ValuesRef::Double(v)) => {
                 put_keyed(keys, d, v, indices, &mut budget, 8, |x| x.to_bits())
@@ -727,14 +751,14 @@ impl Budget<'_> {
 }
 
 /// `put` for values of up to 8 bytes, keyed by `key` (an injective map to their bits).
-fn put_keyed<T: Copy>(
-    table: &mut KeyTable,
+fn put_keyed<T: Copy, K: SlotKey>(
+    table: &mut KeyTable<K>,
     dict: &mut Vec<T>,
     values: &[T],
     indices: &mut Vec<u32>,
     budget: &mut Budget<'_>,
     size: usize,
-    key: impl Fn(T) -> u64,
+    key: impl Fn(T) -> K,
 ) -> usize {
     // The previous value's key and id: a repeat skips the lookup.
     let (mut prev_key, mut prev_id) = match values.first() {
