@@ -126,6 +126,21 @@ pub struct ColumnWriter {
     assembler: PageAssembler,
 }
 
+/// The buffers a column writer fills and empties page after page, and its codec state: handed
+/// from a finished writer to one that has not started (the next column of a row group, the
+/// first of the next row group), which then finds them at their full size instead of growing
+/// its own through its first page (a page of a nested column holds hundreds of thousands of
+/// levels and indices; growing them was a tenth of a nested write, in page faults).
+#[derive(Debug, Default)]
+pub(crate) struct WriterScratch {
+    def: Vec<u16>,
+    rep: Vec<u16>,
+    indices: Vec<u32>,
+    slice_indices: Vec<u32>,
+    plain_values: Vec<u8>,
+    assembler: PageAssembler,
+}
+
 /// A column chunk written out: what the footer and the page indexes say of it.
 pub(crate) struct FinishedChunk {
     pub chunk: ColumnChunk,
@@ -988,10 +1003,46 @@ impl ColumnWriter {
     }
 
     /// Closes the chunk: flushes the open page and writes what is still held to `out`, where
-    /// the chunk is at the front of its row group.
-    pub(crate) fn finish(mut self, out: &mut Out<'_>) -> Result<FinishedChunk> {
+    /// the chunk is at the front of its row group. Returns the chunk and the writer's
+    /// buffers, for another writer to [`ColumnWriter::adopt`].
+    pub(crate) fn finish(mut self, out: &mut Out<'_>) -> Result<(FinishedChunk, WriterScratch)> {
         let path = self.descr.path_string();
-        self.finish_inner(out).map_err(|e| e.in_column(&path))
+        let chunk = self.finish_inner(out).map_err(|e| e.in_column(&path))?;
+        let scratch = WriterScratch {
+            def: core::mem::take(&mut self.def),
+            rep: core::mem::take(&mut self.rep),
+            indices: core::mem::take(&mut self.indices),
+            slice_indices: core::mem::take(&mut self.slice_indices),
+            plain_values: core::mem::take(&mut self.plain_values),
+            assembler: core::mem::take(&mut self.assembler),
+        };
+        Ok((chunk, scratch))
+    }
+
+    /// Takes over a finished writer's buffers (emptied) when this one has not started.
+    pub(crate) fn adopt(&mut self, scratch: WriterScratch) {
+        if self.started || self.page_levels() > 0 || !self.pages.is_empty() {
+            return;
+        }
+        let WriterScratch {
+            mut def,
+            mut rep,
+            mut indices,
+            mut slice_indices,
+            mut plain_values,
+            assembler,
+        } = scratch;
+        def.clear();
+        rep.clear();
+        indices.clear();
+        slice_indices.clear();
+        plain_values.clear();
+        self.def = def;
+        self.rep = rep;
+        self.indices = indices;
+        self.slice_indices = slice_indices;
+        self.plain_values = plain_values;
+        self.assembler = assembler;
     }
 
     fn finish_inner(&mut self, out: &mut Out<'_>) -> Result<FinishedChunk> {
@@ -1246,7 +1297,7 @@ mod tests {
             offset: &mut offset,
             failed: &mut failed,
         };
-        w.finish(&mut out).unwrap()
+        w.finish(&mut out).unwrap().0
     }
 
     fn stats_of(c: &FinishedChunk) -> Option<crate::format::Statistics> {

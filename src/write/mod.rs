@@ -158,6 +158,8 @@ pub struct FileWriter<W: Sink> {
     metadata: Option<FileMetaData>,
     /// A write to the sink failed: the file is incomplete and the writer takes no more.
     failed: bool,
+    /// The buffers of the last column writer finished, for the next one to start with.
+    scratch: Option<column::WriterScratch>,
 }
 
 /// A column chunk in the file: its footer entry, bloom filter and page indexes.
@@ -195,6 +197,7 @@ impl<W: Sink> FileWriter<W> {
             open: None,
             metadata: None,
             failed: false,
+            scratch: None,
         })
     }
 
@@ -208,13 +211,18 @@ impl<W: Sink> FileWriter<W> {
         self.offset
     }
 
-    fn column_writers(&self) -> Result<Vec<ColumnWriter>> {
-        self.schema
+    fn column_writers(&mut self) -> Result<Vec<ColumnWriter>> {
+        let mut columns = self
+            .schema
             .columns()
             .iter()
             .zip(&self.settings)
             .map(|(c, s)| ColumnWriter::new(c.clone(), s.clone()))
-            .collect()
+            .collect::<Result<Vec<_>>>()?;
+        if let (Some(first), Some(scratch)) = (columns.first_mut(), self.scratch.take()) {
+            first.adopt(scratch);
+        }
+        Ok(columns)
     }
 
     fn check_open(&self) -> Result<()> {
@@ -337,16 +345,28 @@ impl<W: Sink> FileWriter<W> {
         let start = self.offset;
         let mut written = Vec::with_capacity(columns.len());
         for c in columns {
-            written.push(self.write_chunk(c, rg_index)?);
+            written.push(self.write_chunk(c, rg_index, None)?);
         }
         self.end_row_group(start, num_rows, written)
     }
 
     /// Closes a column chunk and writes what it still holds (the chunk is at the front of
-    /// the row group being written).
-    fn write_chunk(&mut self, c: ColumnWriter, rg_index: usize) -> Result<WrittenChunk> {
-        c.finish(&mut self.out())
-            .map_err(|e| e.in_row_group(rg_index))
+    /// the row group being written). Its buffers go to `next` when that writer has not
+    /// started, else they are kept for the next row group's first column.
+    fn write_chunk(
+        &mut self,
+        c: ColumnWriter,
+        rg_index: usize,
+        next: Option<&mut ColumnWriter>,
+    ) -> Result<WrittenChunk> {
+        let (chunk, scratch) = c
+            .finish(&mut self.out())
+            .map_err(|e| e.in_row_group(rg_index))?;
+        match next {
+            Some(n) => n.adopt(scratch),
+            None => self.scratch = Some(scratch),
+        }
+        Ok(chunk)
     }
 
     /// Ends the row group whose chunks are `written` (from `start` in the file): writes
@@ -619,7 +639,8 @@ impl<W: Sink> RowGroupWriter<'_, W> {
                 return err;
             }
             self.num_rows = Some(rows);
-            let chunk = self.file.write_chunk(c, rg_index)?;
+            let after = self.columns.get_mut(next + 1).and_then(Option::as_mut);
+            let chunk = self.file.write_chunk(c, rg_index, after)?;
             self.written.push(chunk);
         }
         Ok(())
@@ -642,7 +663,7 @@ impl<W: Sink> RowGroupWriter<'_, W> {
         check_rows(self.columns.iter().flatten(), num_rows, rg_index)?;
         let mut written = core::mem::take(&mut self.written);
         for c in self.columns.iter_mut().filter_map(Option::take) {
-            written.push(self.file.write_chunk(c, rg_index)?);
+            written.push(self.file.write_chunk(c, rg_index, None)?);
         }
         self.file.end_row_group(self.start, num_rows, written)
     }
