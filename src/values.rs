@@ -218,7 +218,8 @@ impl<'a> ByteArraysRef<'a> {
         e - s
     }
 
-    fn byte_range(&self) -> (usize, usize) {
+    /// Where the values' bytes start and end in the data buffer.
+    pub(crate) fn byte_range(&self) -> (usize, usize) {
         match (self.offsets.first(), self.offsets.last()) {
             (Some(&s), Some(&e)) => (s, e),
             _ => (0, 0),

@@ -61,6 +61,7 @@
 use alloc::vec::Vec;
 
 use super::{delta_binary_packed, delta_length_byte_array};
+use crate::bytes::{extend_short, SHORT};
 use crate::error::{Error, Result};
 use crate::limits::Limits;
 use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
@@ -247,39 +248,50 @@ impl<'a> Parts<'a> {
 /// `i32::MAX` bytes is an [`Error::invalid_argument`].
 pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
     match values {
-        ValuesRef::ByteArray(v) => encode_iter(|| v.iter(), out),
-        ValuesRef::FixedLenByteArray(v) => encode_iter(|| v.iter(), out),
+        ValuesRef::ByteArray(v) => {
+            let (offsets, data) = v.parts();
+            let ends = offsets.windows(2).map(|w| (w[0], w[1]));
+            encode_ranges(v.len(), ends, data, out)
+        }
+        ValuesRef::FixedLenByteArray(v) => {
+            let w = v.width();
+            let ends = (0..v.len()).map(|i| (i * w, i * w + w));
+            encode_ranges(v.len(), ends, v.data(), out)
+        }
         _ => Err(Error::unsupported(
             "DELTA_BYTE_ARRAY for a type other than BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY",
         )),
     }
 }
 
-/// `values` yields the values afresh on each call (two passes: lengths, then suffixes).
-fn encode_iter<'a, I: Iterator<Item = &'a [u8]>>(
-    values: impl Fn() -> I,
+/// The values are `data[start..end]` for each of the `n` `(start, end)` of `ranges`, which
+/// is iterated twice (lengths, then suffixes). Suffixes are copied from `data` by
+/// `extend_short`: a fixed-size block for a short one, which may read past the value.
+fn encode_ranges(
+    n: usize,
+    ranges: impl Iterator<Item = (usize, usize)> + Clone,
+    data: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let mut previous: &[u8] = &[];
     // Sized once (growing them value by value was a tenth of a page's encoding).
-    let n = values().size_hint().0;
     let mut prefixes = Vec::with_capacity(n);
-    let mut suffix_lengths = Vec::with_capacity(n);
+    let mut suffixes = Vec::with_capacity(n);
     let mut suffix_bytes = 0;
-    for v in values() {
+    let mut previous: &[u8] = &[];
+    for (start, end) in ranges.clone() {
+        let v = data.get(start..end).unwrap_or(&[]);
         let p = common_prefix(previous, v);
-        prefixes.push(p);
-        suffix_lengths.push(v.len() - p);
+        prefixes.push(delta_length_byte_array::length_i32(p)?);
+        suffixes.push(delta_length_byte_array::length_i32(v.len() - p)?);
         suffix_bytes += v.len() - p;
         previous = v;
     }
-    let prefixes_i32 = delta_length_byte_array::lengths_i32(prefixes.iter().copied())?;
-    let suffixes_i32 = delta_length_byte_array::lengths_i32(suffix_lengths.iter().copied())?;
-    delta_binary_packed::encode_i32(&prefixes_i32, out);
-    delta_binary_packed::encode_i32(&suffixes_i32, out);
-    out.reserve(suffix_bytes);
-    for (v, &p) in values().zip(&prefixes) {
-        out.extend_from_slice(&v[p..]);
+    delta_binary_packed::encode_i32(&prefixes, out);
+    delta_binary_packed::encode_i32(&suffixes, out);
+    out.reserve(suffix_bytes + SHORT);
+    for ((start, _), (&p, &s)) in ranges.zip(prefixes.iter().zip(&suffixes)) {
+        let from = data.get(start + p as usize..).unwrap_or(&[]);
+        let _ = extend_short(out, from, s as usize);
     }
     Ok(())
 }
@@ -432,6 +444,29 @@ mod tests {
             let mut out = ByteArrays::new();
             prop_assert_eq!(decode_byte_arrays(&b, values.len(), &mut out).unwrap(), len);
             prop_assert_eq!(out.iter().map(<[u8]>::to_vec).collect::<Vec<_>>(), values);
+        }
+
+        #[test]
+        fn a_slice_encodes_as_its_values(
+            values in proptest::collection::vec(proptest::collection::vec(0u8..3, 0..40), 0..60),
+            cut in (0usize..60, 0usize..60),
+        ) {
+            // The writer encodes slices of a batch: offsets that do not start at 0, and
+            // bytes after the slice that a block copy may read.
+            let all: ByteArrays = values.iter().collect();
+            let (a, b) = (cut.0.min(values.len()), cut.1.min(values.len()));
+            let (a, b) = (a.min(b), a.max(b));
+            let mut sliced = Vec::new();
+            encode(ValuesRef::ByteArray(all.as_ref().slice(a..b)), &mut sliced).unwrap();
+            let fresh: ByteArrays = values[a..b].iter().collect();
+            let mut expected = Vec::new();
+            encode(ValuesRef::ByteArray(fresh.as_ref()), &mut expected).unwrap();
+            prop_assert_eq!(&sliced, &expected);
+            let mut dl_sliced = Vec::new();
+            delta_length_byte_array::encode_byte_arrays(all.as_ref().slice(a..b), &mut dl_sliced).unwrap();
+            let mut dl_expected = Vec::new();
+            delta_length_byte_array::encode_byte_arrays(fresh.as_ref(), &mut dl_expected).unwrap();
+            prop_assert_eq!(dl_sliced, dl_expected);
         }
 
         #[test]

@@ -138,26 +138,26 @@ pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
 /// [`encode`] for byte arrays. A value longer than `i32::MAX` bytes is an
 /// [`Error::invalid_argument`].
 pub fn encode_byte_arrays(values: ByteArraysRef<'_>, out: &mut Vec<u8>) -> Result<()> {
-    let lengths = lengths_i32(values.iter().map(<[u8]>::len))?;
-    delta_binary_packed::encode_i32(&lengths, out);
+    // Sized once: collecting `Result`s cannot know the length and grows the vector instead.
+    let mut lengths = Vec::with_capacity(values.len());
     for v in values.iter() {
-        out.extend_from_slice(v);
+        lengths.push(length_i32(v.len())?);
     }
+    delta_binary_packed::encode_i32(&lengths, out);
+    // The values are back to back in one buffer: one copy.
+    let (start, end) = values.byte_range();
+    let (_, data) = values.parts();
+    out.extend_from_slice(data.get(start..end).unwrap_or(&[]));
     Ok(())
 }
 
-/// Lengths as INT32, or an error naming the first that does not fit.
-pub(crate) fn lengths_i32(lengths: impl Iterator<Item = usize>) -> Result<Vec<i32>> {
-    // Sized once: collecting `Result`s cannot know the length and grows the vector instead.
-    let mut out = Vec::with_capacity(lengths.size_hint().0);
-    for l in lengths {
-        out.push(i32::try_from(l).map_err(|_| {
-            Error::invalid_argument(alloc::format!(
-                "a byte array of {l} bytes is longer than the 2^31 - 1 bytes Parquet allows"
-            ))
-        })?);
-    }
-    Ok(out)
+/// A byte array's length as INT32, or an error naming it.
+pub(crate) fn length_i32(l: usize) -> Result<i32> {
+    i32::try_from(l).map_err(|_| {
+        Error::invalid_argument(alloc::format!(
+            "a byte array of {l} bytes is longer than the 2^31 - 1 bytes Parquet allows"
+        ))
+    })
 }
 
 /// Fuzzing harness: `num_values` from the first two bytes, the rest decoded; whatever decodes
