@@ -548,24 +548,37 @@ pub fn check(
             file.schema()
         ));
     }
+    same_records(&file, records, "")?;
+    check_streamed(schema, records, options)
+}
+
+/// `file`'s records must be `records`, bit for bit; an error names the first difference
+/// (after `what`).
+fn same_records(
+    file: &FileReader<'_>,
+    records: &[Value],
+    what: &str,
+) -> std::result::Result<(), String> {
     let back = file
         .records(None)
-        .map_err(|e| format!("records: {e}"))?
+        .map_err(|e| format!("{what}records: {e}"))?
         .collect::<parket::Result<Vec<Value>>>()
-        .map_err(|e| format!("reading records back: {e}"))?;
+        .map_err(|e| format!("{what}reading records back: {e}"))?;
     if back.len() != records.len() {
         return Err(format!(
-            "{} records written, {} read",
+            "{what}{} records written, {} read",
             records.len(),
             back.len()
         ));
     }
     for (i, (a, b)) in records.iter().zip(&back).enumerate() {
         if !a.bit_eq(b) {
-            return Err(format!("record {i} differs:\nwritten {a:?}\nread    {b:?}"));
+            return Err(format!(
+                "{what}record {i} differs:\nwritten {a:?}\nread    {b:?}"
+            ));
         }
     }
-    check_streamed(schema, records, options)
+    Ok(())
 }
 
 /// The records as one row group written through `RowGroupWriter::write` + `close_column`
@@ -590,26 +603,7 @@ fn check_streamed(
     writer.finish().map_err(|e| format!("finish: {e}"))?;
     let bytes = writer.into_inner();
     let file = FileReader::from_bytes(&bytes).map_err(|e| format!("streamed from_bytes: {e}"))?;
-    let back = file
-        .records(None)
-        .map_err(|e| format!("records: {e}"))?
-        .collect::<parket::Result<Vec<Value>>>()
-        .map_err(|e| format!("reading streamed records back: {e}"))?;
-    if back.len() != records.len() {
-        return Err(format!(
-            "streamed: {} records written, {} read",
-            records.len(),
-            back.len()
-        ));
-    }
-    for (i, (a, b)) in records.iter().zip(&back).enumerate() {
-        if !a.bit_eq(b) {
-            return Err(format!(
-                "streamed record {i} differs:\nwritten {a:?}\nread    {b:?}"
-            ));
-        }
-    }
-    Ok(())
+    same_records(&file, records, "streamed: ")
 }
 
 /// Fuzzing harness: panics when records written and read back differ (or the library panics).
