@@ -5,7 +5,10 @@
 //! the open page, and the page is closed *before* a slice that starts a new row once it has
 //! reached its byte or row limit. So a page always holds whole rows (the page index's
 //! `first_row_index` needs that), and a page is encoded and compressed as soon as it is
-//! closed: memory is the chunk's encoded pages plus one open page.
+//! closed: memory is the chunk's encoded pages plus one open page. A chunk at the front of its
+//! row group (every column before it written out, see
+//! [`RowGroupWriter::write`](crate::write::RowGroupWriter::write)) holds no pages: each goes
+//! to the file as it is closed, once the chunk's dictionary is settled.
 //!
 //! Dictionary encoding: values go into a [`DictionaryEncoder`] as they arrive; the open page
 //! keeps only their indices. When the dictionary would pass its byte limit, the open page is
@@ -13,7 +16,8 @@
 //! the rest of the chunk is written with the fallback encoding — no second dictionary is
 //! started (as pyarrow does). Only when no row start is in reach (a batch continuing a row)
 //! are the open page's indices turned back into values. The dictionary page is written
-//! before the data pages when the chunk ends, because only then is the dictionary complete.
+//! before the data pages when the chunk ends, or when it falls back, because only then is the
+//! dictionary complete; pages that use it wait for it.
 
 use alloc::vec::Vec;
 
