@@ -308,3 +308,35 @@ fn a_failed_sink_write_stops_the_writer() {
     let e = w.finish().unwrap_err();
     assert!(e.to_string().contains("earlier write"), "{e}");
 }
+
+/// A row group of no rows (each chunk one empty page): closing each column first (streamed)
+/// gives the same bytes as finishing the row group alone (held), and the file reads back as
+/// one row group of no rows.
+#[test]
+fn empty_chunks_stream_like_held_ones() {
+    for dictionary in [true, false] {
+        let options = WriteOptions::default().dictionary(dictionary);
+        let schema = Schema::parse(SCHEMA).unwrap();
+        let file = |streamed: bool| {
+            let mut w = FileWriter::new(Vec::new(), schema.clone(), options.clone()).unwrap();
+            let mut rg = w.next_row_group().unwrap();
+            if streamed {
+                for i in 0..schema.columns().len() {
+                    rg.close_column(i).unwrap();
+                }
+            }
+            rg.finish().unwrap();
+            w.finish().unwrap();
+            w.into_inner()
+        };
+        let (streamed, held) = (file(true), file(false));
+        assert!(streamed == held, "dictionary {dictionary}");
+        assert!(read_back(&streamed).is_empty());
+        let meta = FileReader::from_bytes(&streamed)
+            .unwrap()
+            .metadata()
+            .clone();
+        assert_eq!(meta.row_groups.len(), 1);
+        assert_eq!(meta.row_groups[0].num_rows, 0);
+    }
+}
