@@ -75,6 +75,7 @@ use crate::format::{
 use crate::schema::Schema;
 use crate::values::ValuesRef;
 
+use column::FinishedChunk;
 use options::ColumnSettings;
 
 /// Where the writer's bytes go. Implemented for every `std::io::Write` with the `std`
@@ -161,9 +162,6 @@ pub struct FileWriter<W: Sink> {
     /// The buffers of the last column writer finished, for the next one to start with.
     scratch: Option<column::WriterScratch>,
 }
-
-/// A column chunk in the file: its footer entry, bloom filter and page indexes.
-type WrittenChunk = column::FinishedChunk;
 
 impl<W: Sink> FileWriter<W> {
     /// Starts a file: checks the options against the schema and writes the magic.
@@ -358,7 +356,7 @@ impl<W: Sink> FileWriter<W> {
         c: ColumnWriter,
         rg_index: usize,
         next: Option<&mut ColumnWriter>,
-    ) -> Result<WrittenChunk> {
+    ) -> Result<FinishedChunk> {
         let (chunk, scratch) = c
             .finish(&mut self.out())
             .map_err(|e| e.in_row_group(rg_index))?;
@@ -375,7 +373,7 @@ impl<W: Sink> FileWriter<W> {
         &mut self,
         start: u64,
         num_rows: u64,
-        written: Vec<WrittenChunk>,
+        written: Vec<FinishedChunk>,
     ) -> Result<()> {
         let rg_index = self.row_groups.len();
         let mut chunks = Vec::with_capacity(written.len());
@@ -430,19 +428,19 @@ impl<W: Sink> FileWriter<W> {
         // Spec (PageIndex.md): the column indexes, then the offset indexes, after the row
         // groups and before the footer.
         let mut buf = Vec::new();
+        let mut out = Out {
+            sink: &mut self.sink,
+            offset: &mut self.offset,
+            failed: &mut self.failed,
+        };
         for (rg, idx) in self.row_groups.iter_mut().zip(&self.indexes) {
             for (chunk, (ci, _)) in rg.columns.iter_mut().zip(idx) {
                 if let Some(ci) = ci {
                     buf.clear();
                     ci.encode(&mut buf);
-                    chunk.column_index_offset = Some(self.offset as i64);
+                    chunk.column_index_offset = Some(*out.offset as i64);
                     chunk.column_index_length = Some(buf.len() as i32);
-                    Out {
-                        sink: &mut self.sink,
-                        offset: &mut self.offset,
-                        failed: &mut self.failed,
-                    }
-                    .put(&buf)?;
+                    out.put(&buf)?;
                 }
             }
         }
@@ -451,14 +449,9 @@ impl<W: Sink> FileWriter<W> {
                 if let Some(oi) = oi {
                     buf.clear();
                     oi.encode(&mut buf);
-                    chunk.offset_index_offset = Some(self.offset as i64);
+                    chunk.offset_index_offset = Some(*out.offset as i64);
                     chunk.offset_index_length = Some(buf.len() as i32);
-                    Out {
-                        sink: &mut self.sink,
-                        offset: &mut self.offset,
-                        failed: &mut self.failed,
-                    }
-                    .put(&buf)?;
+                    out.put(&buf)?;
                 }
             }
         }
@@ -552,7 +545,7 @@ pub struct RowGroupWriter<'a, W: Sink> {
     /// Whether `close_column` was called, per column.
     closing: Vec<bool>,
     /// The chunks written out: those of the first `written.len()` columns.
-    written: Vec<WrittenChunk>,
+    written: Vec<FinishedChunk>,
     /// The rows of every column written out.
     num_rows: Option<u64>,
     /// Where the row group starts in the file.
