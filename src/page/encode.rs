@@ -169,6 +169,24 @@ fn count(n: u32) -> Result<i32> {
     i32::try_from(n).map_err(|_| Error::limit("values in a page", n as u64, i32::MAX as u64))
 }
 
+/// Appends Data Page V1's levels: repetition, then definition levels, each after its 4-byte
+/// length, and none for a maximum level of 0. With a codec, every run of 8 or more repeats
+/// is an RLE run ([`rle::encode_levels_with_length_for_codec`]): the codec compresses such
+/// runs further. Without one, the smallest encoding.
+pub(crate) fn v1_levels(levels: [(&[u16], u16); 2], codec: Codec, out: &mut Vec<u8>) {
+    for (levels, max) in levels {
+        if max == 0 {
+            continue;
+        }
+        let w = rle::bit_width(u64::from(max));
+        if codec == Codec::Uncompressed {
+            rle::encode_levels_with_length(levels, w, out);
+        } else {
+            rle::encode_levels_with_length_for_codec(levels, w, out);
+        }
+    }
+}
+
 /// Appends a DATA_PAGE (V1): header, then the compressed levels and values.
 pub fn data_page_v1(
     page: &DataPage<'_>,
@@ -177,14 +195,11 @@ pub fn data_page_v1(
     out: &mut Vec<u8>,
 ) -> Result<PageInfo> {
     let mut raw = Vec::with_capacity(page.values.len() + 8 + page.def_levels.len() / 4);
-    if page.max_rep_level > 0 {
-        let w = rle::bit_width(page.max_rep_level as u64);
-        rle::encode_levels_with_length(page.rep_levels, w, &mut raw);
-    }
-    if page.max_def_level > 0 {
-        let w = rle::bit_width(page.max_def_level as u64);
-        rle::encode_levels_with_length(page.def_levels, w, &mut raw);
-    }
+    let levels = [
+        (page.rep_levels, page.max_rep_level),
+        (page.def_levels, page.max_def_level),
+    ];
+    v1_levels(levels, codec, &mut raw);
     raw.extend_from_slice(page.values);
     let mut header = empty_header(PageType::DataPage);
     header.data_page_header = Some(DataPageHeader {

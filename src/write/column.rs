@@ -32,7 +32,7 @@ use crate::format::{
     PageEncodingStats, PageLocation, PageType, PhysicalType, SizeStatistics,
 };
 use crate::levels::count_level;
-use crate::page::encode::dictionary_page;
+use crate::page::encode::{dictionary_page, v1_levels};
 use crate::schema::ColumnDescriptor;
 use crate::statistics::{compare, Scalar, StatKind, StatisticsBuilder};
 use crate::values::{Values, ValuesRef};
@@ -819,12 +819,8 @@ impl ColumnWriter {
         };
         let encoded = match self.s.page_version {
             PageVersion::V1 => {
-                if max_rep > 0 {
-                    rle::encode_levels_with_length(&self.rep, wr, &mut body);
-                }
-                if max_def > 0 {
-                    rle::encode_levels_with_length(&self.def, wd, &mut body);
-                }
+                let levels = [(&self.rep[..], max_rep), (&self.def[..], max_def)];
+                v1_levels(levels, self.s.codec, &mut body);
                 self.encode_values(&mut body)
             }
             PageVersion::V2 => {

@@ -281,7 +281,7 @@ impl PageAssembler {
 mod tests {
     use super::*;
     use crate::encoding::rle;
-    use crate::page::encode::{data_page_v1, data_page_v2, DataPage};
+    use crate::page::encode::{data_page_v1, data_page_v2, v1_levels, DataPage};
     use alloc::vec;
 
     /// The page's bytes: its buffer (`extra` detached from it when `detach` allows), with
@@ -337,8 +337,7 @@ mod tests {
                     let mut expected = Vec::new();
                     let info = data_page_v1(&page, codec, with_crc, &mut expected).unwrap();
                     asm.body.clear();
-                    rle::encode_levels_with_length(&rep, 1, &mut asm.body);
-                    rle::encode_levels_with_length(&def, 1, &mut asm.body);
+                    v1_levels([(&rep, 1), (&def, 1)], codec, &mut asm.body);
                     let split = values.len() / 3;
                     asm.body.extend_from_slice(&values[..split]);
                     let detach = n % 2 == 1;
