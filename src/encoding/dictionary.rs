@@ -50,6 +50,7 @@
 //! older Arrow readers rejected it, so the encoder writes at least 1 bit. A bit width of 254
 //! (`bad_data/ARROW-GH-41321.parquet`) is an error.
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use crate::bytes::{extend_block, Cursor, SHORT};
@@ -114,21 +115,127 @@ pub(crate) fn bad_index(index: u32, len: usize) -> Error {
 /// encoded page (a long string repeated through 1-bit indices), so the page layer bounds
 /// `indices.len()` and the dictionary size.
 pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
+    gather_dict(Dict::from(dictionary), indices, out)
+}
+
+/// A dictionary as the gathers read it: decoded values, or BYTE_ARRAY entries where they
+/// lie (in a [`ByteArrays`], or in the PLAIN dictionary page itself).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Dict<'a> {
+    Values(ValuesRef<'a>),
+    Bytes(Entries<'a>),
+}
+
+impl<'a> From<ValuesRef<'a>> for Dict<'a> {
+    fn from(v: ValuesRef<'a>) -> Self {
+        match v {
+            ValuesRef::ByteArray(b) => Dict::Bytes(Entries::from(b)),
+            v => Dict::Values(v),
+        }
+    }
+}
+
+impl Dict<'_> {
+    /// Number of entries.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Dict::Values(v) => v.len(),
+            Dict::Bytes(e) => e.len(),
+        }
+    }
+}
+
+/// BYTE_ARRAY dictionary entries: entry `i` is `data[offsets[i] + gap..offsets[i + 1]]`.
+///
+/// With a gap of 0 these are a [`ByteArrays`]' parts. With a gap of 4 they are a PLAIN
+/// dictionary page as it is, `offsets` marking each entry's 4-byte length prefix (and the
+/// page's end): the page needs no copy.
+///
+/// ```text
+/// page     02 00 00 00 'h' 'i' 00 00 00 00 01 00 00 00 'x'
+/// offsets  0                 6            10               15
+/// entries  "hi" = data[0 + 4..6], "" = data[6 + 4..10], "x" = data[10 + 4..15]
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entries<'a> {
+    offsets: &'a [usize],
+    data: &'a [u8],
+    gap: usize,
+}
+
+impl<'a> From<ByteArraysRef<'a>> for Entries<'a> {
+    fn from(b: ByteArraysRef<'a>) -> Self {
+        let (offsets, data) = b.parts();
+        Entries {
+            offsets,
+            data,
+            gap: 0,
+        }
+    }
+}
+
+impl<'a> Entries<'a> {
+    /// The entries of a PLAIN BYTE_ARRAY page `data` whose length prefixes start at
+    /// `starts` (one more: the end of the last entry). Every `starts[i] + 4 <= starts[i + 1]
+    /// <= data.len()` must hold (a caller bug otherwise: entries read as empty).
+    pub(crate) fn plain(starts: &'a [usize], data: &'a [u8]) -> Self {
+        Entries {
+            offsets: starts,
+            data,
+            gap: 4,
+        }
+    }
+
+    /// Number of entries.
+    pub(crate) fn len(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// Entry `i`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let start = self.offsets.get(i)?.checked_add(self.gap)?;
+        let end = *self.offsets.get(i + 1)?;
+        self.data.get(start..end)
+    }
+
+    /// Bytes of the longest entry.
+    pub(crate) fn longest(&self) -> usize {
+        self.offsets
+            .windows(2)
+            .fold(0, |m, w| m.max(w[1].saturating_sub(w[0] + self.gap)))
+    }
+
+    /// The entries as a [`ByteArrays`] (a copy).
+    pub(crate) fn to_byte_arrays(self) -> ByteArrays {
+        (0..self.len())
+            .map(|i| self.get(i).unwrap_or(&[]))
+            .collect()
+    }
+}
+
+/// [`gather`] from a [`Dict`].
+pub(crate) fn gather_dict(dictionary: Dict<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
     let len = dictionary.len();
     check_max(indices, len)?;
     // From here on every index is below `len`.
-    match (dictionary, out) {
+    let dictionary = match (dictionary, out) {
+        (Dict::Bytes(d), Values::ByteArray(o)) => {
+            let (offsets, data) = o.parts_mut();
+            // Every index is in range (checked above).
+            Padded::new(d).append(indices, offsets, data);
+            return Ok(());
+        }
+        (Dict::Values(d), o) => (d, o),
+        (d, o) => return Err(mismatch(d.physical_type(), o.physical_type())),
+    };
+    match dictionary {
         (ValuesRef::Boolean(d), Values::Boolean(o)) => gather_fixed(d, indices, o),
         (ValuesRef::Int32(d), Values::Int32(o)) => gather_fixed(d, indices, o),
         (ValuesRef::Int64(d), Values::Int64(o)) => gather_fixed(d, indices, o),
         (ValuesRef::Int96(d), Values::Int96(o)) => gather_fixed(d, indices, o),
         (ValuesRef::Float(d), Values::Float(o)) => gather_fixed(d, indices, o),
         (ValuesRef::Double(d), Values::Double(o)) => gather_fixed(d, indices, o),
-        (ValuesRef::ByteArray(d), Values::ByteArray(o)) => {
-            let (offsets, data) = o.parts_mut();
-            // Every index is in range (checked above).
-            Padded::new(d).append(indices, offsets, data);
-        }
         (ValuesRef::FixedLenByteArray(d), Values::FixedLenByteArray(o))
             if d.width() == o.width() =>
         {
@@ -138,15 +245,27 @@ pub fn gather(dictionary: ValuesRef<'_>, indices: &[u32], out: &mut Values) -> R
                 data.extend_from_slice(d.get(i as usize).unwrap_or(&[]));
             }
         }
-        (d, o) => {
-            return Err(Error::invalid_argument_fmt(format_args!(
-                "dictionary of {} cannot fill values of {}",
-                d.physical_type(),
-                o.physical_type()
-            )))
-        }
+        (d, o) => return Err(mismatch(d.physical_type(), o.physical_type())),
     }
     Ok(())
+}
+
+/// The error for a dictionary of one type gathered into values of another.
+#[cold]
+fn mismatch(dictionary: PhysicalType, out: PhysicalType) -> Error {
+    Error::invalid_argument_fmt(format_args!(
+        "dictionary of {dictionary} cannot fill values of {out}"
+    ))
+}
+
+impl Dict<'_> {
+    /// The physical type of the entries.
+    fn physical_type(&self) -> PhysicalType {
+        match self {
+            Dict::Values(v) => v.physical_type(),
+            Dict::Bytes(_) => PhysicalType::ByteArray,
+        }
+    }
 }
 
 /// Decodes the data page encoding of `num_values` dictionary indices (the 1-byte bit width,
@@ -164,6 +283,16 @@ pub fn decode_gather(
     dictionary: ValuesRef<'_>,
     out: &mut Values,
 ) -> Result<usize> {
+    decode_gather_dict(input, num_values, Dict::from(dictionary), out)
+}
+
+/// [`decode_gather`] from a [`Dict`].
+pub(crate) fn decode_gather_dict(
+    input: &[u8],
+    num_values: usize,
+    dictionary: Dict<'_>,
+    out: &mut Values,
+) -> Result<usize> {
     if num_values == 0 && input.is_empty() {
         return Ok(0);
     }
@@ -176,20 +305,21 @@ pub fn decode_gather(
         );
     }
     let (w, rest) = (bit_width as u32, c.rest());
+    use Dict::Values as V;
     let used = match (dictionary, out) {
-        (ValuesRef::Int32(d), Values::Int32(o)) => gather_runs_fixed(rest, w, num_values, d, o),
-        (ValuesRef::Int64(d), Values::Int64(o)) => gather_runs_fixed(rest, w, num_values, d, o),
-        (ValuesRef::Int96(d), Values::Int96(o)) => gather_runs_fixed(rest, w, num_values, d, o),
-        (ValuesRef::Float(d), Values::Float(o)) => gather_runs_fixed(rest, w, num_values, d, o),
-        (ValuesRef::Double(d), Values::Double(o)) => gather_runs_fixed(rest, w, num_values, d, o),
-        (ValuesRef::ByteArray(d), Values::ByteArray(o)) => {
-            gather_runs_bytes(rest, w, num_values, d, o)
+        (V(ValuesRef::Int32(d)), Values::Int32(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (V(ValuesRef::Int64(d)), Values::Int64(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (V(ValuesRef::Int96(d)), Values::Int96(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (V(ValuesRef::Float(d)), Values::Float(o)) => gather_runs_fixed(rest, w, num_values, d, o),
+        (V(ValuesRef::Double(d)), Values::Double(o)) => {
+            gather_runs_fixed(rest, w, num_values, d, o)
         }
+        (Dict::Bytes(d), Values::ByteArray(o)) => gather_runs_bytes(rest, w, num_values, d, o),
         (d, o) => {
             // BOOLEAN and FIXED_LEN_BYTE_ARRAY dictionaries are rare: the two-pass path.
             let mut indices = Vec::new();
             let used = decode_indices(input, num_values, &mut indices)?;
-            gather(d, &indices, o)?;
+            gather_dict(d, &indices, o)?;
             return Ok(used);
         }
     };
@@ -258,7 +388,9 @@ fn gather_runs_fixed<T: Copy>(
 /// copied as blocks of that size instead: a third of the bytes stored per value.
 struct Padded<'a> {
     offsets: &'a [usize],
-    data: alloc::borrow::Cow<'a, [u8]>,
+    data: Cow<'a, [u8]>,
+    /// Bytes between an entry's offset and its first byte (see [`Entries`]).
+    gap: usize,
     narrow: bool,
 }
 
@@ -266,21 +398,23 @@ struct Padded<'a> {
 const NARROW: usize = 16;
 
 impl<'a> Padded<'a> {
-    fn new(dictionary: ByteArraysRef<'a>) -> Self {
-        let (offsets, data) = dictionary.parts();
-        // Built for size, no copy (entries near the end take the slower copy).
-        let data = if data.len() < 8 * SHORT && !cfg!(parket_opt_size) {
-            alloc::borrow::Cow::Owned(data.iter().copied().chain([0; SHORT]).collect())
+    fn new(dictionary: Entries<'a>) -> Self {
+        let Entries { offsets, data, gap } = dictionary;
+        // Built for size, no copy (entries near the end take the slower copy). A dictionary
+        // read in place (a gap) is never small: see `PageDecoder`.
+        let data = if gap == 0 && data.len() < 8 * SHORT && !cfg!(parket_opt_size) {
+            Cow::Owned(data.iter().copied().chain([0; SHORT]).collect())
         } else {
-            alloc::borrow::Cow::Borrowed(data)
+            Cow::Borrowed(data)
         };
         let narrow = !cfg!(parket_opt_size)
             && offsets
                 .windows(2)
-                .all(|w| w[1].wrapping_sub(w[0]) <= NARROW);
+                .all(|w| w[1].wrapping_sub(w[0]).wrapping_sub(gap) <= NARROW);
         Padded {
             offsets,
             data,
+            gap,
             narrow,
         }
     }
@@ -299,11 +433,29 @@ impl<'a> Padded<'a> {
                     offsets.truncate(first);
                     return false;
                 };
-                data.extend_from_slice(self.data.get(entry[0]..entry[1]).unwrap_or(&[]));
+                let range = entry[0].saturating_add(self.gap)..entry[1];
+                data.extend_from_slice(self.data.get(range).unwrap_or(&[]));
                 offsets.push(data.len());
             }
             return true;
         }
+        // One copy of the loops per gap and block size, so that the gap is a constant.
+        match (self.gap, self.narrow) {
+            (0, true) => self.append_as::<0, NARROW>(indices, offsets, data),
+            (0, false) => self.append_as::<0, SHORT>(indices, offsets, data),
+            (_, true) => self.append_as::<4, NARROW>(indices, offsets, data),
+            (_, false) => self.append_as::<4, SHORT>(indices, offsets, data),
+        }
+    }
+
+    /// [`Padded::append`] for a gap of `GAP` (0 or 4), by blocks of `B` bytes.
+    #[inline(always)]
+    fn append_as<const GAP: usize, const B: usize>(
+        &self,
+        indices: &[u32],
+        offsets: &mut Vec<usize>,
+        data: &mut Vec<u8>,
+    ) -> bool {
         let (base, first) = (data.len(), offsets.len());
         let mut pos = base;
         let mut miss = false;
@@ -312,7 +464,7 @@ impl<'a> Padded<'a> {
                 self.offsets.get(i as usize),
                 self.offsets.get(i as usize + 1),
             ) {
-                (Some(&s), Some(&e)) => pos += e - s,
+                (Some(&s), Some(&e)) => pos += e.wrapping_sub(s).wrapping_sub(GAP),
                 _ => miss = true,
             }
             pos
@@ -323,20 +475,21 @@ impl<'a> Padded<'a> {
         }
         data.reserve(pos - base + SHORT);
         let ends = offsets.get(first..).unwrap_or(&[]);
-        if self.narrow {
-            self.copy::<NARROW>(indices, ends, data);
-        } else {
-            self.copy::<SHORT>(indices, ends, data);
-        }
+        self.copy::<GAP, B>(indices, ends, data);
         true
     }
 
     /// The bytes of entries `indices`, which end at `ends` in `data`, as blocks of `B`.
     #[inline(always)]
-    fn copy<const B: usize>(&self, indices: &[u32], ends: &[usize], data: &mut Vec<u8>) {
+    fn copy<const GAP: usize, const B: usize>(
+        &self,
+        indices: &[u32],
+        ends: &[usize],
+        data: &mut Vec<u8>,
+    ) {
         for (&i, &end) in indices.iter().zip(ends) {
             // Every index was found by `append`, so `s..s + l` is inside the dictionary.
-            let s = self.offsets.get(i as usize).copied().unwrap_or(0);
+            let s = self.offsets.get(i as usize).copied().unwrap_or(0) + GAP;
             let l = end - data.len();
             let _ = extend_block::<B>(data, self.data.get(s..).unwrap_or(&[]), l);
         }
@@ -347,7 +500,7 @@ fn gather_runs_bytes(
     input: &[u8],
     bit_width: u32,
     num_values: usize,
-    dictionary: ByteArraysRef<'_>,
+    dictionary: Entries<'_>,
     out: &mut ByteArrays,
 ) -> Result<usize> {
     let len = dictionary.len();
@@ -1137,6 +1290,45 @@ mod tests {
     }
 
     proptest! {
+        // A BYTE_ARRAY dictionary read in place from its PLAIN page (entries with a 4-byte
+        // gap) gathers the same values as the decoded one, by both gathers, for short and
+        // long entries and entries near the page's end.
+        #[test]
+        fn plain_page_entries_gather_as_decoded(
+            entries in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..40), 1..80),
+            picks in proptest::collection::vec(any::<u32>(), 0..300),
+            narrow in any::<bool>(),
+        ) {
+            let entries: Vec<Vec<u8>> = entries
+                .into_iter()
+                .map(|mut e| { if narrow { e.truncate(NARROW) } e })
+                .collect();
+            let decoded: ByteArrays = entries.iter().collect();
+            let mut page = Vec::new();
+            crate::encoding::plain::encode(ValuesRef::ByteArray(decoded.as_ref()), &mut page).unwrap();
+            let mut starts = Vec::new();
+            crate::encoding::plain::byte_array_starts(&page, entries.len(), &mut starts).unwrap();
+            let in_place = Dict::Bytes(Entries::plain(&starts, &page));
+            let n = entries.len() as u32;
+            let indices: Vec<u32> = picks.iter().map(|&p| p % n).collect();
+            let mut want = Values::ByteArray(ByteArrays::new());
+            gather(ValuesRef::ByteArray(decoded.as_ref()), &indices, &mut want).unwrap();
+            let mut got = Values::ByteArray(ByteArrays::new());
+            gather_dict(in_place, &indices, &mut got).unwrap();
+            prop_assert_eq!(&got, &want);
+            let mut encoded = Vec::new();
+            encode_indices(&indices, entries.len(), &mut encoded);
+            let mut fused = Values::ByteArray(ByteArrays::new());
+            decode_gather_dict(&encoded, indices.len(), in_place, &mut fused).unwrap();
+            prop_assert_eq!(&fused, &want);
+            // An index past the end is the same error.
+            let mut bad = indices.clone();
+            bad.push(n);
+            let e1 = gather(ValuesRef::ByteArray(decoded.as_ref()), &bad, &mut want).unwrap_err();
+            let e2 = gather_dict(in_place, &bad, &mut got).unwrap_err();
+            prop_assert_eq!(e1.to_string(), e2.to_string());
+        }
+
         // The encoder against a reference built on a BTreeMap of the values' bits: the same
         // dictionary (first-seen order), the same ids, the same cut where the byte limit is
         // reached, over several puts (the fast path and the per-value budget path).

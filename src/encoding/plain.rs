@@ -203,48 +203,91 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
 /// `num_values` prefixes, so the data buffer is reserved once, with the [`SHORT`] bytes of slack
 /// `extend_short`'s block copies need.
 fn decode_byte_array(input: &[u8], num_values: usize, out: &mut ByteArrays) -> Result<usize> {
-    // Spec: every value has a 4-byte length prefix, so `num_values` values need at least
-    // 4 * num_values bytes: checked before reserving anything.
-    let Some(room) = num_values
-        .checked_mul(4)
-        .and_then(|n| input.len().checked_sub(n))
-    else {
-        return Err(Error::truncated(
-            "PLAIN BYTE_ARRAY length prefixes",
-            (num_values as u128 * 4).min(u64::MAX as u128) as u64,
-            input.len() as u64,
-        ));
-    };
+    let room = room_after_prefixes(input, num_values)?;
     let (offsets, data) = out.parts_mut();
     let (first, base) = (offsets.len(), data.len());
     offsets.reserve(num_values);
     data.reserve(room + SHORT);
     let mut pos = 0usize;
     for _ in 0..num_values {
-        let rest = input.get(pos..).unwrap_or(&[]);
-        let Some((prefix, tail)) = rest.split_first_chunk::<4>() else {
-            offsets.truncate(first);
-            data.truncate(base);
-            return Err(
-                Error::truncated("BYTE_ARRAY length prefix", 4, rest.len() as u64)
-                    .at_offset(pos as u64),
-            );
+        let (len, tail) = match value_at(input, pos) {
+            Ok(v) => v,
+            Err(e) => {
+                offsets.truncate(first);
+                data.truncate(base);
+                return Err(e);
+            }
         };
-        let len = u32::from_le_bytes(*prefix) as usize;
-        if len > tail.len() {
-            offsets.truncate(first);
-            data.truncate(base);
-            return Err(
-                Error::truncated("BYTE_ARRAY value", len as u64, tail.len() as u64)
-                    .at_offset(pos as u64 + 4),
-            );
-        };
-        // The length was checked above.
+        // The length was checked by `value_at`.
         let _ = extend_short(data, tail, len);
         offsets.push(data.len());
         pos += 4 + len;
     }
     Ok(pos)
+}
+
+/// Where each of `num_values` PLAIN BYTE_ARRAY values starts in `input` (the offset of its
+/// length prefix), then where the last one ends: `num_values + 1` offsets appended to
+/// `starts`, checked as [`decode`] checks the values. For a dictionary kept as its page
+/// (`Entries::plain` in the dictionary module). Returns the bytes consumed.
+pub(crate) fn byte_array_starts(
+    input: &[u8],
+    num_values: usize,
+    starts: &mut Vec<usize>,
+) -> Result<usize> {
+    room_after_prefixes(input, num_values)?;
+    let first = starts.len();
+    starts.reserve(num_values + 1);
+    let mut pos = 0usize;
+    for _ in 0..num_values {
+        starts.push(pos);
+        match value_at(input, pos) {
+            Ok((len, _)) => pos += 4 + len,
+            Err(e) => {
+                starts.truncate(first);
+                return Err(e);
+            }
+        }
+    }
+    starts.push(pos);
+    Ok(pos)
+}
+
+/// The bytes of `input` left after `num_values` 4-byte length prefixes, or the error when
+/// they do not fit: checked before anything is reserved.
+#[inline]
+fn room_after_prefixes(input: &[u8], num_values: usize) -> Result<usize> {
+    num_values
+        .checked_mul(4)
+        .and_then(|n| input.len().checked_sub(n))
+        .ok_or_else(|| {
+            Error::truncated(
+                "PLAIN BYTE_ARRAY length prefixes",
+                (num_values as u128 * 4).min(u64::MAX as u128) as u64,
+                input.len() as u64,
+            )
+        })
+}
+
+/// The length of the BYTE_ARRAY value whose length prefix is at `pos`, checked against the
+/// bytes after the prefix, and those bytes.
+#[inline(always)]
+fn value_at(input: &[u8], pos: usize) -> Result<(usize, &[u8])> {
+    let rest = input.get(pos..).unwrap_or(&[]);
+    let Some((prefix, tail)) = rest.split_first_chunk::<4>() else {
+        return Err(
+            Error::truncated("BYTE_ARRAY length prefix", 4, rest.len() as u64)
+                .at_offset(pos as u64),
+        );
+    };
+    let len = u32::from_le_bytes(*prefix) as usize;
+    if len > tail.len() {
+        return Err(
+            Error::truncated("BYTE_ARRAY value", len as u64, tail.len() as u64)
+                .at_offset(pos as u64 + 4),
+        );
+    }
+    Ok((len, tail))
 }
 
 /// Appends the PLAIN encoding of `values`.

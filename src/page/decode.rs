@@ -95,6 +95,7 @@ use alloc::vec::Vec;
 
 use crate::bytes::crc32::crc32;
 use crate::compression::Decompressor;
+use crate::encoding::dictionary::{Dict, Entries};
 use crate::encoding::rle::LevelCounts;
 use crate::encoding::{
     bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
@@ -108,6 +109,8 @@ use crate::format::{
 use crate::limits::Limits;
 use crate::schema::ColumnDescriptor;
 use crate::values::{LeafData, Values, ValuesRef};
+use alloc::borrow::Cow;
+use core::cell::OnceCell;
 
 /// What the page layer needs to know about a column: its physical type and its levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,13 +198,16 @@ pub struct PageInfo {
 
 /// Decodes the pages of one column chunk, in order, keeping the chunk's dictionary and
 /// reusing its buffers from page to page.
+///
+/// The lifetime is that of the page bodies given to [`PageDecoder::decode_borrowed_page`]: a
+/// BYTE_ARRAY dictionary page stored uncompressed is kept as a reference to its body.
 #[derive(Debug, Clone)]
-pub struct PageDecoder {
+pub struct PageDecoder<'a> {
     column: PageColumn,
     codec: CompressionCodec,
     limits: Limits,
     verify_crc: bool,
-    dictionary: Option<Values>,
+    dictionary: Option<Dictionary<'a>>,
     /// Bytes of the dictionary's longest entry (byte arrays; 0 otherwise), which bounds what
     /// gathering a page copies.
     dict_longest: u64,
@@ -212,15 +218,65 @@ pub struct PageDecoder {
     indices: Vec<u32>,
     /// Codec state (a ZSTD context), reused.
     decompressor: Decompressor,
+    /// A BYTE_ARRAY dictionary page copied or decompressed, reused from chunk to chunk:
+    /// see [`Dictionary::Bytes`].
+    dict_bytes: Vec<u8>,
     /// Leave dictionary-encoded BYTE_ARRAY pages as indices (see
     /// [`PageDecoder::defer_byte_array_gather`]), and whether the last data page was.
     defer_bytes: bool,
     deferred: bool,
 }
 
+/// The smallest BYTE_ARRAY dictionary page kept in place ([`Dictionary::Bytes`]).
+const IN_PLACE_BYTES: usize = 1024;
+
+/// A chunk's dictionary, as the decoder holds it.
+#[derive(Debug, Clone)]
+enum Dictionary<'a> {
+    /// Decoded: every type but BYTE_ARRAY, and BYTE_ARRAY pages under [`IN_PLACE_BYTES`]
+    /// (all of them in builds for size).
+    Values(Values),
+    /// BYTE_ARRAY: the PLAIN page as it is, with where each entry's length prefix starts and
+    /// the last entry ends ([`Entries::plain`]); gathers copy the entries from there. The
+    /// page is borrowed when its body outlives the decoder and is stored uncompressed, and
+    /// is otherwise copied or decompressed into a buffer that a reader hands from chunk to
+    /// chunk (`dict_bytes`). Decoding the entries into fresh [`Values`] instead touched up
+    /// to a megabyte of new memory per chunk (pyarrow's dictionary page limit), which the
+    /// system had to map for every file read. [`PageDecoder::dictionary`] decodes `values`
+    /// when asked.
+    Bytes {
+        page: Cow<'a, [u8]>,
+        starts: Vec<usize>,
+        values: OnceCell<Values>,
+    },
+}
+
+impl Dictionary<'_> {
+    /// The dictionary as the gathers read it.
+    fn dict(&self) -> Dict<'_> {
+        match self {
+            Dictionary::Values(v) => Dict::from(v.as_ref()),
+            Dictionary::Bytes { page, starts, .. } => Dict::Bytes(Entries::plain(starts, page)),
+        }
+    }
+
+    /// The dictionary as [`Values`], decoded on the first call.
+    fn values(&self) -> &Values {
+        match self {
+            Dictionary::Values(v) => v,
+            Dictionary::Bytes {
+                page,
+                starts,
+                values,
+            } => values
+                .get_or_init(|| Values::ByteArray(Entries::plain(starts, page).to_byte_arrays())),
+        }
+    }
+}
+
 /// What a [`PageDecoder`] reuses from page to page: decompressed page bytes, dictionary
 /// indices, codec state.
-pub(crate) type DecoderBuffers = (Vec<u8>, Vec<u32>, Decompressor);
+pub(crate) type DecoderBuffers = (Vec<u8>, Vec<u32>, Decompressor, Vec<u8>);
 
 /// Converts a count or size from a header to `usize`: negative values are errors.
 fn non_negative(v: i32, what: &'static str) -> Result<usize> {
@@ -281,7 +337,7 @@ fn decoded_bytes(v: &Values) -> u64 {
     }
 }
 
-impl PageDecoder {
+impl<'a> PageDecoder<'a> {
     /// A decoder for the pages of one column chunk of `column`, compressed with `codec`.
     /// Page CRCs are verified by default.
     pub fn new(column: PageColumn, codec: CompressionCodec, limits: Limits) -> Self {
@@ -296,6 +352,7 @@ impl PageDecoder {
             scratch: Vec::new(),
             indices: Vec::new(),
             decompressor: Decompressor::default(),
+            dict_bytes: Vec::new(),
             defer_bytes: false,
             deferred: false,
         }
@@ -321,16 +378,27 @@ impl PageDecoder {
     /// Takes `scratch` (decompressed pages), `indices` (dictionary indices) and a
     /// decompressor as what this decoder reuses from page to page, so that a caller reading
     /// many chunks keeps one set (buffer contents are discarded).
-    pub(crate) fn with_buffers(mut self, (scratch, indices, decompressor): DecoderBuffers) -> Self {
+    pub(crate) fn with_buffers(
+        mut self,
+        (scratch, indices, decompressor, dict_bytes): DecoderBuffers,
+    ) -> Self {
         self.scratch = scratch;
         self.indices = indices;
         self.decompressor = decompressor;
+        self.dict_bytes = dict_bytes;
         self
     }
 
     /// Gives back what [`PageDecoder::with_buffers`] takes.
     pub(crate) fn into_buffers(self) -> DecoderBuffers {
-        (self.scratch, self.indices, self.decompressor)
+        let dict_bytes = match self.dictionary {
+            Some(Dictionary::Bytes {
+                page: Cow::Owned(bytes),
+                ..
+            }) => bytes,
+            _ => self.dict_bytes,
+        };
+        (self.scratch, self.indices, self.decompressor, dict_bytes)
     }
 
     /// Whether to check `PageHeader.crc` when a page has one (default true).
@@ -344,9 +412,15 @@ impl PageDecoder {
         &self.column
     }
 
-    /// The chunk's dictionary, once its dictionary page was decoded.
+    /// The chunk's dictionary, once its dictionary page was decoded. A BYTE_ARRAY dictionary
+    /// is kept as its page and copied into [`Values`] on the first call.
     pub fn dictionary(&self) -> Option<&Values> {
-        self.dictionary.as_ref()
+        self.dictionary.as_ref().map(Dictionary::values)
+    }
+
+    /// The chunk's dictionary as the gathers read it.
+    pub(crate) fn dict(&self) -> Option<Dict<'_>> {
+        self.dictionary.as_ref().map(Dictionary::dict)
     }
 
     /// Decodes one page: `header` and its `body` (exactly `compressed_page_size` bytes).
@@ -362,6 +436,29 @@ impl PageDecoder {
         &mut self,
         header: &PageHeader,
         body: &[u8],
+        out: &mut LeafData,
+    ) -> Result<PageInfo> {
+        self.decode(header, body, None, out)
+    }
+
+    /// [`PageDecoder::decode_page`] for a body that outlives the decoder (a slice of the
+    /// file in memory): a BYTE_ARRAY dictionary page stored uncompressed is kept by
+    /// reference instead of copied.
+    pub fn decode_borrowed_page(
+        &mut self,
+        header: &PageHeader,
+        body: &'a [u8],
+        out: &mut LeafData,
+    ) -> Result<PageInfo> {
+        self.decode(header, body, Some(body), out)
+    }
+
+    /// Decodes a page; `lasting` is `body` when it outlives the decoder.
+    fn decode(
+        &mut self,
+        header: &PageHeader,
+        body: &[u8],
+        lasting: Option<&'a [u8]>,
         out: &mut LeafData,
     ) -> Result<PageInfo> {
         let compressed = non_negative(header.compressed_page_size, "compressed_page_size")?;
@@ -393,7 +490,7 @@ impl PageDecoder {
                         "DICTIONARY_PAGE without a dictionary_page_header",
                     ));
                 };
-                self.decode_dictionary(h, uncompressed, body)
+                self.decode_dictionary(h, uncompressed, body, lasting)
             }
             PageType::DataPage => {
                 let Some(h) = &header.data_page_header else {
@@ -423,6 +520,7 @@ impl PageDecoder {
         h: &DictionaryPageHeader,
         uncompressed: usize,
         body: &[u8],
+        lasting: Option<&'a [u8]>,
     ) -> Result<PageInfo> {
         // Spec: "there is only one dictionary page per column chunk", before the data pages.
         if self.dictionary.is_some() {
@@ -442,6 +540,18 @@ impl PageDecoder {
         let n = non_negative(h.num_values, "dictionary page num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         self.limits.check_dictionary_bytes(uncompressed as u64)?;
+        // A small page is decoded: the gathers copy a small dictionary anyway (padded, see
+        // `dictionary::Padded`), and it costs no fresh memory to speak of.
+        let in_place = uncompressed >= IN_PLACE_BYTES && !cfg!(parket_opt_size);
+        if self.column.physical_type == PhysicalType::ByteArray && in_place {
+            self.dictionary = Some(self.bytes_dictionary(n, uncompressed, body, lasting)?);
+            return Ok(PageInfo {
+                kind: PageKind::Dictionary,
+                num_values: n,
+                num_non_null: 0,
+                num_rows: 0,
+            });
+        }
         let (data, decompressed) = section(
             self.codec,
             body,
@@ -461,12 +571,61 @@ impl PageDecoder {
                 _ => 0,
             };
         }
-        self.dictionary = Some(dict);
+        self.dictionary = Some(Dictionary::Values(dict));
         Ok(PageInfo {
             kind: PageKind::Dictionary,
             num_values: n,
             num_non_null: 0,
             num_rows: 0,
+        })
+    }
+
+    /// A BYTE_ARRAY dictionary page of `n` entries: borrowed when it can be, else copied or
+    /// decompressed into the reused byte buffer.
+    fn bytes_dictionary(
+        &mut self,
+        n: usize,
+        uncompressed: usize,
+        body: &[u8],
+        lasting: Option<&'a [u8]>,
+    ) -> Result<Dictionary<'a>> {
+        let decompressed = self.codec != CompressionCodec::Uncompressed;
+        let page = match lasting {
+            Some(b) if !decompressed => Cow::Borrowed(b),
+            _ => {
+                let mut buf = core::mem::take(&mut self.dict_bytes);
+                buf.clear();
+                if decompressed {
+                    let done = section(
+                        self.codec,
+                        body,
+                        uncompressed,
+                        &self.limits,
+                        &mut buf,
+                        &mut self.decompressor,
+                    );
+                    if let Err(e) = done {
+                        self.dict_bytes = buf;
+                        return Err(e);
+                    }
+                } else {
+                    buf.extend_from_slice(body);
+                }
+                Cow::Owned(buf)
+            }
+        };
+        let mut starts = Vec::new();
+        plain::byte_array_starts(&page, n, &mut starts).map_err(|e| locate(e, decompressed, 0))?;
+        let entries = Entries::plain(&starts, &page);
+        // As held in memory when decoded: the entries' bytes and an 8-byte offset each.
+        let entry_bytes = starts.last().map_or(0, |&end| end - 4 * n);
+        self.limits
+            .check_dictionary_bytes(entry_bytes as u64 + 8 * n as u64)?;
+        self.dict_longest = entries.longest() as u64;
+        Ok(Dictionary::Bytes {
+            page,
+            starts,
+            values: OnceCell::new(),
         })
     }
 
@@ -543,7 +702,9 @@ impl PageDecoder {
             h.encoding,
             rest,
             non_null,
-            self.dictionary.as_ref().map(|d| (d, self.dict_longest)),
+            self.dictionary
+                .as_ref()
+                .map(|d| (d.dict(), self.dict_longest)),
             &mut self.indices,
             &self.limits,
             self.defer_bytes,
@@ -644,7 +805,9 @@ impl PageDecoder {
             h.encoding,
             data,
             non_null,
-            self.dictionary.as_ref().map(|d| (d, self.dict_longest)),
+            self.dictionary
+                .as_ref()
+                .map(|d| (d.dict(), self.dict_longest)),
             &mut self.indices,
             &self.limits,
             self.defer_bytes,
@@ -730,7 +893,7 @@ fn decode_values(
     encoding: Encoding,
     data: &[u8],
     n: usize,
-    dict: Option<(&Values, u64)>,
+    dict: Option<(Dict<'_>, u64)>,
     indices: &mut Vec<u32>,
     limits: &Limits,
     defer_bytes: bool,
@@ -748,7 +911,7 @@ fn decode_values(
             };
             let (dict, longest) = dict;
             if defer_bytes && matches!(out, Values::ByteArray(_)) {
-                decode_checked_indices(data, n, dict.as_ref(), longest, indices, limits)?;
+                decode_checked_indices(data, n, dict, longest, indices, limits)?;
                 return Ok(true);
             }
             // A page of nulls only has an empty (or a 1-byte bit width) index section.
@@ -756,17 +919,17 @@ fn decode_values(
             #[cfg(parket_opt_size)]
             let _ = longest;
             #[cfg(parket_opt_size)]
-            gather_compact(data, n, dict.as_ref(), indices, limits, out)?;
+            gather_compact(data, n, dict, indices, limits, out)?;
             #[cfg(not(parket_opt_size))]
             if longest.saturating_mul(n as u64) <= limits.page_bytes {
                 // Gathering cannot copy more than the page limit: one fused pass.
-                dictionary::decode_gather(data, n, dict.as_ref(), out)?;
+                dictionary::decode_gather_dict(data, n, dict, out)?;
             } else {
                 // Count the bytes the indices really select before copying them.
                 indices.clear();
                 dictionary::decode_indices(data, n, indices)?;
-                check_gather_bytes(dict.as_ref(), indices, limits)?;
-                dictionary::gather(dict.as_ref(), indices, out)?;
+                check_gather_bytes(dict, indices, limits)?;
+                dictionary::gather_dict(dict, indices, out)?;
             }
         }
         Encoding::Rle => match out {
@@ -821,13 +984,13 @@ fn decode_values(
 fn gather_compact(
     data: &[u8],
     n: usize,
-    dict: ValuesRef<'_>,
+    dict: Dict<'_>,
     indices: &mut Vec<u32>,
     limits: &Limits,
     out: &mut Values,
 ) -> Result<()> {
     decode_checked_indices(data, n, dict, u64::MAX, indices, limits)?;
-    dictionary::gather(dict, indices, out)
+    dictionary::gather_dict(dict, indices, out)
 }
 
 /// Decodes a data page's `n` dictionary indices into `indices` and checks them: each below
@@ -836,7 +999,7 @@ fn gather_compact(
 fn decode_checked_indices(
     data: &[u8],
     n: usize,
-    dict: ValuesRef<'_>,
+    dict: Dict<'_>,
     longest: u64,
     indices: &mut Vec<u32>,
     limits: &Limits,
@@ -858,11 +1021,11 @@ fn decode_checked_indices(
 
 /// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry
 /// repeated through 1-bit indices can inflate a small page enormously.
-fn check_gather_bytes(dict: ValuesRef<'_>, indices: &[u32], limits: &Limits) -> Result<()> {
-    let ValuesRef::ByteArray(d) = dict else {
+fn check_gather_bytes(dict: Dict<'_>, indices: &[u32], limits: &Limits) -> Result<()> {
+    let Dict::Bytes(d) = dict else {
         return Ok(());
     };
-    let longest = d.iter().fold(0, |m, v| m.max(v.len())) as u64;
+    let longest = d.longest() as u64;
     if longest.saturating_mul(indices.len() as u64) <= limits.page_bytes {
         return Ok(());
     }
@@ -872,8 +1035,9 @@ fn check_gather_bytes(dict: ValuesRef<'_>, indices: &[u32], limits: &Limits) -> 
     limits.check_page_bytes(total)
 }
 
-/// Fuzzing harness: the first bytes choose a column (physical type, max levels, codec), the
-/// rest is a sequence of pages (header, body) decoded in order. Never panics.
+/// Fuzzing harness: the first bytes choose a column (physical type, max levels, codec, CRC
+/// checks, borrowed or copied bodies), the rest is a sequence of pages (header, body) decoded
+/// in order. Never panics.
 #[doc(hidden)]
 pub fn fuzz_page(data: &[u8]) {
     let [t, levels, codec, rest @ ..] = data else {
@@ -908,7 +1072,14 @@ pub fn fuzz_page(data: &[u8]) {
         let Some(after) = buf.get(used..) else { return };
         let size = usize::try_from(header.compressed_page_size).unwrap_or(0);
         let body = after.get(..size).unwrap_or(after);
-        let _ = decoder.decode_page(&header, body, &mut out);
+        // Dictionary pages kept by reference, or copied.
+        let _ = if codec & 0x40 != 0 {
+            decoder.decode_borrowed_page(&header, body, &mut out)
+        } else {
+            decoder.decode_page(&header, body, &mut out)
+        };
+        // A dictionary kept as its page decodes to values when asked.
+        let _ = decoder.dictionary();
         buf = after.get(body.len()..).unwrap_or(&[]);
     }
 }

@@ -126,7 +126,7 @@ pub(crate) struct PageStream<'a> {
     page: usize,
     values_read: u64,
     rows_read: u64,
-    decoder: PageDecoder,
+    decoder: PageDecoder<'a>,
     limits: Limits,
     /// Page bytes of a `Read + Seek` source, reused.
     #[allow(dead_code)]
@@ -138,7 +138,7 @@ impl<'a> PageStream<'a> {
         source: SourceRef<'a>,
         file_len: u64,
         range: ChunkRange,
-        decoder: PageDecoder,
+        decoder: PageDecoder<'a>,
         limits: Limits,
     ) -> Self {
         PageStream {
@@ -217,7 +217,7 @@ impl<'a> PageStream<'a> {
         let info = match self.source {
             SourceRef::Bytes(data) => {
                 let body = data.get(body_at as usize..body_end as usize).unwrap_or(&[]);
-                self.decoder.decode_page(&header, body, out)
+                self.decoder.decode_borrowed_page(&header, body, out)
             }
             #[cfg(feature = "std")]
             SourceRef::Reader(r) => {
@@ -291,7 +291,7 @@ impl<'a> PageStream<'a> {
         self
     }
 
-    pub(crate) fn decoder(&self) -> &PageDecoder {
+    pub(crate) fn decoder(&self) -> &PageDecoder<'a> {
         &self.decoder
     }
 }
@@ -411,13 +411,13 @@ impl<'a> ColumnChunkReader<'a> {
         // A page whose values the decoder left as dictionary indices (see
         // `PageDecoder::defer_byte_array_gather`): `page.values` holds only this batch's.
         let decoder = &self.stream.decoder;
-        let values = match (decoder.deferred_indices(), decoder.dictionary()) {
+        let values = match (decoder.deferred_indices(), decoder.dict()) {
             (Some(indices), Some(dict)) => {
                 let v_end = (v_start + n_values).min(indices.len());
                 self.page.values.clear();
                 let batch = indices.get(v_start..v_end).unwrap_or(&[]);
                 // The decoder checked every index against the dictionary.
-                crate::encoding::dictionary::gather(dict.as_ref(), batch, &mut self.page.values)
+                crate::encoding::dictionary::gather_dict(dict, batch, &mut self.page.values)
                     .map_err(|e| self.locate(e))?;
                 self.value_pos = v_end;
                 self.page.values.as_ref()
@@ -456,10 +456,10 @@ impl<'a> ColumnChunkReader<'a> {
             out.rep_levels
                 .extend_from_slice(self.page.rep_levels.get(s..e).unwrap_or(&[]));
             let decoder = &self.stream.decoder;
-            match (decoder.deferred_indices(), decoder.dictionary()) {
+            match (decoder.deferred_indices(), decoder.dict()) {
                 (Some(indices), Some(dict)) => {
                     let rest = indices.get(self.value_pos..).unwrap_or(&[]);
-                    crate::encoding::dictionary::gather(dict.as_ref(), rest, &mut out.values)
+                    crate::encoding::dictionary::gather_dict(dict, rest, &mut out.values)
                         .map_err(|e| self.locate(e))?;
                 }
                 _ => {
@@ -509,6 +509,7 @@ impl<'a> ColumnChunkReader<'a> {
             mut scratch,
             mut indices,
             decompressor,
+            dict_bytes,
             mut def_levels,
             mut rep_levels,
             values,
@@ -520,7 +521,7 @@ impl<'a> ColumnChunkReader<'a> {
         rep_levels.clear();
         self.stream = self
             .stream
-            .with_buffers(page_bytes, (scratch, indices, decompressor));
+            .with_buffers(page_bytes, (scratch, indices, decompressor, dict_bytes));
         self.page.def_levels = def_levels;
         self.page.rep_levels = rep_levels;
         // The values buffer, if it is of this column's kind.
@@ -541,12 +542,13 @@ impl<'a> ColumnChunkReader<'a> {
     /// instead of once per chunk.
     pub fn into_buffers(self) -> ChunkBuffers {
         let ColumnChunkReader { stream, page, .. } = self;
-        let (scratch, indices, decompressor) = stream.decoder.into_buffers();
+        let (scratch, indices, decompressor, dict_bytes) = stream.decoder.into_buffers();
         ChunkBuffers {
             page_bytes: stream.buf,
             scratch,
             indices,
             decompressor,
+            dict_bytes,
             def_levels: page.def_levels,
             rep_levels: page.rep_levels,
             // Only this chunk's values buffer is handed on (and reused when the next chunk's
@@ -601,6 +603,7 @@ pub struct ChunkBuffers {
     scratch: Vec<u8>,
     indices: Vec<u32>,
     decompressor: Decompressor,
+    dict_bytes: Vec<u8>,
     def_levels: Vec<u16>,
     rep_levels: Vec<u16>,
     values: Option<Values>,

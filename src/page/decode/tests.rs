@@ -45,7 +45,7 @@ fn optional_int32() -> PageColumn {
     PageColumn::new(PhysicalType::Int32, 0, 1, 0)
 }
 
-fn decoder(col: PageColumn) -> PageDecoder {
+fn decoder(col: PageColumn) -> PageDecoder<'static> {
     PageDecoder::new(col, CompressionCodec::Uncompressed, Limits::default())
 }
 
@@ -215,6 +215,88 @@ fn dictionary_then_indices() {
         .decode_page(&h, &data_body, &mut out)
         .unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::OutOfSpec { .. }), "{e}");
+}
+
+#[test]
+fn byte_array_dictionary_kept_as_its_page() {
+    // 100 entries of 1 to 25 bytes: a PLAIN page over IN_PLACE_BYTES, kept as it is.
+    let entries: ByteArrays = (0..100usize)
+        .map(|i| "x".repeat(i % 25 + 1) + &i.to_string())
+        .collect();
+    let mut dict_body = Vec::new();
+    crate::encoding::plain::encode(ValuesRef::ByteArray(entries.as_ref()), &mut dict_body).unwrap();
+    assert!(dict_body.len() >= IN_PLACE_BYTES);
+    let indices = [99u32, 0, 24, 24, 25, 7, 99];
+    let mut data_body = Vec::new();
+    dictionary::encode_indices(&indices, 100, &mut data_body);
+    let want: ByteArrays = indices
+        .iter()
+        .map(|&i| entries.get(i as usize).unwrap())
+        .collect();
+    let col = PageColumn::new(PhysicalType::ByteArray, 0, 0, 0);
+    for borrowed in [false, true] {
+        let mut d = decoder(col);
+        let mut out = col.new_leaf_data();
+        let h = dict(100, &dict_body);
+        if borrowed {
+            d.decode_borrowed_page(&h, &dict_body, &mut out).unwrap();
+            assert!(matches!(
+                d.dictionary,
+                Some(Dictionary::Bytes {
+                    page: Cow::Borrowed(_),
+                    ..
+                })
+            ));
+        } else {
+            d.decode_page(&h, &dict_body, &mut out).unwrap();
+            assert!(matches!(
+                d.dictionary,
+                Some(Dictionary::Bytes {
+                    page: Cow::Owned(_),
+                    ..
+                })
+            ));
+        }
+        // Gathered from the page (fused and deferred), and as values on request.
+        let h = v1(7, Encoding::RleDictionary, &data_body);
+        d.decode_borrowed_page(&h, &data_body, &mut out).unwrap();
+        assert_eq!(out.values, Values::ByteArray(want.clone()));
+        d.defer_byte_array_gather(true);
+        let mut deferred = col.new_leaf_data();
+        d.decode_borrowed_page(&h, &data_body, &mut deferred)
+            .unwrap();
+        let mut gathered = col.new_values();
+        dictionary::gather_dict(
+            d.dict().unwrap(),
+            d.deferred_indices().unwrap(),
+            &mut gathered,
+        )
+        .unwrap();
+        assert_eq!(gathered, Values::ByteArray(want.clone()));
+        assert_eq!(d.dictionary(), Some(&Values::ByteArray(entries.clone())));
+    }
+    // A prefix that runs past the page, at its offset: the last entry's length is 1 too long.
+    let mut bad = dict_body.clone();
+    let last = dict_body.len() - 4 - 27;
+    bad[last] += 1;
+    let mut out = col.new_leaf_data();
+    let e = decoder(col)
+        .decode_borrowed_page(&dict(100, &bad), &bad, &mut out)
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
+    assert_eq!(e.location().offset, Some(last as u64 + 4), "{e}");
+    // With SNAPPY: the page is decompressed into a buffer of the decoder's own.
+    #[cfg(feature = "snappy")]
+    {
+        let mut compressed = Vec::new();
+        let codec = crate::compression::Codec::Snappy;
+        crate::compression::compress(codec, &dict_body, &mut compressed).unwrap();
+        let mut d = PageDecoder::new(col, CompressionCodec::Snappy, Limits::default());
+        let mut h = dict(100, &compressed);
+        h.uncompressed_page_size = dict_body.len() as i32;
+        d.decode_borrowed_page(&h, &compressed, &mut out).unwrap();
+        assert_eq!(d.dictionary(), Some(&Values::ByteArray(entries)));
+    }
 }
 
 #[test]
@@ -398,7 +480,7 @@ mod prop {
                 let mut compact = Values::new(dict.physical_type(), 0);
                 let mut indices = vec![7u32];
                 let b = gather_compact(
-                    &data, n, dict.as_ref(), &mut indices, &Limits::default(), &mut compact,
+                    &data, n, dict.as_ref().into(), &mut indices, &Limits::default(), &mut compact,
                 );
                 match (a, b) {
                     (Ok(_), Ok(())) => prop_assert!(fused.as_ref().bit_eq(&compact.as_ref())),
