@@ -319,7 +319,12 @@ fn decode_into<T>(
             }
             let width = u32::from(width);
             // Spec: the last miniblock that holds values is padded to its full length.
-            let data = c.take(
+            // The unpacker gets the bytes after the miniblock too: it reads a group through
+            // a 72-byte window where 72 bytes remain, and copies it into a padded buffer
+            // where they do not, which was every group of a miniblock of 32 values up to 18
+            // bits wide. Only the miniblock's own bits are used.
+            let data = c.rest();
+            c.take(
                 packed_len(per_miniblock, width),
                 "DELTA_BINARY_PACKED miniblock",
             )?;

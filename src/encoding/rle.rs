@@ -174,10 +174,12 @@ fn decode_hybrid<T: Sink>(
             let count = groups as usize * 8;
             // Checked against the bytes that remain before anything is decoded; at width 0
             // a run has no payload at all (Seen in the wild: ARROW-GH-43605).
-            let bytes = c.take(groups as usize * w, "bit-packed run values")?;
+            let from_run = c.rest();
+            c.take(groups as usize * w, "bit-packed run values")?;
             // Values past `num_values` are the padding of the last group(s): discarded.
             let n = count.min(remaining);
-            T::unpack(bytes, bit_width, n, out);
+            // The unpacker gets the bytes after the run too (see `for_each_run`).
+            T::unpack(from_run, bit_width, n, out);
             remaining -= n;
         } else {
             // Spec: rle-header := varint-encode( (rle-run-len) << 1)
@@ -258,16 +260,22 @@ pub(crate) fn for_each_run(
                 .at_offset(header_at));
             }
             let count = groups as usize * 8;
-            let bytes = c.take(groups as usize * w, "bit-packed run values")?;
+            let from_run = c.rest();
+            c.take(groups as usize * w, "bit-packed run values")?;
             let n = count.min(remaining);
             remaining -= n;
             if w == 0 {
                 f(Run::Repeat(0, n))?;
                 continue;
             }
-            // 512 values of any width end on a byte boundary.
-            for (k, src) in (0..n).step_by(512).zip(bytes.chunks(64 * w)) {
+            // 512 values of any width end on a byte boundary. The unpacker gets the bytes
+            // after the run too: it reads a group through a 72-byte window where 72 bytes
+            // remain, and copies the group into a padded buffer where they do not, which for
+            // a run cut at its end was every group of a short run (most runs of dictionary
+            // indices) and the last 72 bytes of a long one. Only the run's own bits are used.
+            for k in (0..n).step_by(512) {
                 let m = (n - k).min(512);
+                let src = from_run.get(k / 8 * w..).unwrap_or(&[]);
                 bitpack::unpack32(src, bit_width, &mut tmp[..m]);
                 f(Run::Packed(&tmp[..m]))?;
             }
