@@ -51,7 +51,7 @@ use core::cmp::Ordering;
 
 use crate::error::{Error, Result};
 use crate::format::{ColumnOrder, ConvertedType, LogicalType, PhysicalType, Statistics};
-use crate::values::ValuesRef;
+use crate::values::{ByteArraysRef, ValuesRef};
 
 /// The sort order class of a column (parquet.thrift's `SortOrder` of the reference
 /// implementations: SIGNED, UNSIGNED, UNKNOWN).
@@ -479,7 +479,12 @@ impl StatisticsBuilder {
                     self.offer_bytes(l, h);
                 }
             }
-            (StatKind::Bytes | StatKind::Decimal, ValuesRef::ByteArray(v)) => {
+            (StatKind::Bytes, ValuesRef::ByteArray(v)) => {
+                if let Some((l, h)) = keyed_min_max(keyed(v)) {
+                    self.offer_bytes(l, h);
+                }
+            }
+            (StatKind::Decimal, ValuesRef::ByteArray(v)) => {
                 if let Some((l, h)) = bytes_min_max(self.kind, v.iter()) {
                     self.offer_bytes(l, h);
                 }
@@ -641,21 +646,56 @@ fn bytes_min_max<'a>(
             }
         }
     } else {
-        // Most comparisons are decided by the first 8 bytes: compare those as integers and
-        // the whole values only on a tie.
-        let (mut lo_k, mut hi_k) = (prefix_key(lo), prefix_key(hi));
-        for x in it {
-            let k = prefix_key(x);
-            if k < lo_k || (k == lo_k && x < lo) {
-                lo = x;
-                lo_k = k;
-            } else if k > hi_k || (k == hi_k && x > hi) {
-                hi = x;
-                hi_k = k;
-            }
+        return keyed_min_max(
+            core::iter::once(first)
+                .chain(it)
+                .map(|x| (prefix_key(x), x)),
+        );
+    }
+    Some((lo, hi))
+}
+
+/// The least and greatest of byte strings in unsigned lexicographic order, each given with
+/// its [`prefix_key`]. Most comparisons are decided by the first 8 bytes: compare those as
+/// integers and the whole values only on a tie.
+#[inline]
+fn keyed_min_max<'a>(
+    mut it: impl Iterator<Item = (u64, &'a [u8])>,
+) -> Option<(&'a [u8], &'a [u8])> {
+    let (k, first) = it.next()?;
+    let (mut lo, mut hi, mut lo_k, mut hi_k) = (first, first, k, k);
+    for (k, x) in it {
+        if k < lo_k || (k == lo_k && x < lo) {
+            lo = x;
+            lo_k = k;
+        } else if k > hi_k || (k == hi_k && x > hi) {
+            hi = x;
+            hi_k = k;
         }
     }
     Some((lo, hi))
+}
+
+/// The values of `v` with their [`prefix_key`], read as 8 bytes of the data buffer from the
+/// value's start with the bytes past the value masked off: a short value needs no copy into
+/// a padded word (the data buffer usually goes on past it).
+fn keyed(v: ByteArraysRef<'_>) -> impl Iterator<Item = (u64, &[u8])> {
+    let (offsets, data) = v.parts();
+    offsets.windows(2).map(move |w| {
+        let (s, e) = (w[0], w[1]);
+        let x = data.get(s..e).unwrap_or(&[]);
+        let key = match data.get(s..).and_then(|d| d.first_chunk::<8>()) {
+            // Keep the value's bytes (at most 8), the most significant ones.
+            Some(a) => {
+                u64::from_be_bytes(*a)
+                    & u64::MAX
+                        .checked_shl(64 - 8 * x.len().min(8) as u32)
+                        .unwrap_or(0)
+            }
+            None => prefix_key(x),
+        };
+        (key, x)
+    })
 }
 
 /// The first 8 bytes of `x` as a big-endian integer, zero-padded. For values `a`, `b`:
@@ -909,6 +949,10 @@ mod tests {
                 let lo = values.iter().min().unwrap();
                 let hi = values.iter().max().unwrap();
                 let got = bytes_min_max(StatKind::Bytes, values.iter().map(|v| &v[..])).unwrap();
+                proptest::prop_assert_eq!((got.0, got.1), (&lo[..], &hi[..]));
+                // From a ByteArrays: keys read from the data buffer past short values.
+                let arrays: crate::values::ByteArrays = values.iter().collect();
+                let got = keyed_min_max(keyed(arrays.as_ref())).unwrap();
                 proptest::prop_assert_eq!((got.0, got.1), (&lo[..], &hi[..]));
             }
         }
