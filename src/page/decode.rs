@@ -275,7 +275,8 @@ impl Dictionary<'_> {
 }
 
 /// What a [`PageDecoder`] reuses from page to page: decompressed page bytes, dictionary
-/// indices, codec state.
+/// indices, codec state, and from chunk to chunk the bytes of a BYTE_ARRAY dictionary page
+/// ([`Dictionary::Bytes`]).
 pub(crate) type DecoderBuffers = (Vec<u8>, Vec<u32>, Decompressor, Vec<u8>);
 
 /// Converts a count or size from a header to `usize`: negative values are errors.
@@ -375,9 +376,9 @@ impl<'a> PageDecoder<'a> {
         (self.deferred && !cfg!(parket_opt_size)).then_some(&self.indices[..])
     }
 
-    /// Takes `scratch` (decompressed pages), `indices` (dictionary indices) and a
-    /// decompressor as what this decoder reuses from page to page, so that a caller reading
-    /// many chunks keeps one set (buffer contents are discarded).
+    /// Takes `scratch` (decompressed pages), `indices` (dictionary indices), a decompressor
+    /// and `dict_bytes` (a dictionary page's bytes) as what this decoder reuses, so that a
+    /// caller reading many chunks keeps one set (buffer contents are discarded).
     pub(crate) fn with_buffers(
         mut self,
         (scratch, indices, decompressor, dict_bytes): DecoderBuffers,

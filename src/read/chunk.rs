@@ -568,9 +568,9 @@ fn fixed_width(values: &Values) -> usize {
     }
 }
 
-/// The buffers a [`ColumnChunkReader`] decodes into: page bytes, decompressed pages,
-/// dictionary indices, levels and the last chunk's values; and its codec state (a ZSTD
-/// decompression context).
+/// The buffers a [`ColumnChunkReader`] decodes into: page bytes, decompressed pages, a
+/// BYTE_ARRAY dictionary page that had to be copied or decompressed, dictionary indices,
+/// levels and the last chunk's values; and its codec state (a ZSTD decompression context).
 ///
 /// A reader allocates its buffers and keeps them from page to page. To keep them from chunk to
 /// chunk as well, take them from a reader that is done with
