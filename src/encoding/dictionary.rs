@@ -143,6 +143,14 @@ impl Dict<'_> {
             Dict::Bytes(e) => e.len(),
         }
     }
+
+    /// The physical type of the entries.
+    fn physical_type(&self) -> PhysicalType {
+        match self {
+            Dict::Values(v) => v.physical_type(),
+            Dict::Bytes(_) => PhysicalType::ByteArray,
+        }
+    }
 }
 
 /// BYTE_ARRAY dictionary entries: entry `i` is `data[offsets[i] + gap..offsets[i + 1]]`.
@@ -256,16 +264,6 @@ fn mismatch(dictionary: PhysicalType, out: PhysicalType) -> Error {
     Error::invalid_argument_fmt(format_args!(
         "dictionary of {dictionary} cannot fill values of {out}"
     ))
-}
-
-impl Dict<'_> {
-    /// The physical type of the entries.
-    fn physical_type(&self) -> PhysicalType {
-        match self {
-            Dict::Values(v) => v.physical_type(),
-            Dict::Bytes(_) => PhysicalType::ByteArray,
-        }
-    }
 }
 
 /// Decodes the data page encoding of `num_values` dictionary indices (the 1-byte bit width,
