@@ -110,7 +110,6 @@ use crate::limits::Limits;
 use crate::schema::ColumnDescriptor;
 use crate::values::{LeafData, Values, ValuesRef};
 use alloc::borrow::Cow;
-use core::cell::OnceCell;
 
 /// What the page layer needs to know about a column: its physical type and its levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -242,12 +241,11 @@ enum Dictionary<'a> {
     /// is otherwise copied or decompressed into a buffer that a reader hands from chunk to
     /// chunk (`dict_bytes`). Decoding the entries into fresh [`Values`] instead touched up
     /// to a megabyte of new memory per chunk (pyarrow's dictionary page limit), which the
-    /// system had to map for every file read. [`PageDecoder::dictionary`] decodes `values`
+    /// system had to map for every file read. [`PageDecoder::dictionary`] decodes a copy
     /// when asked.
     Bytes {
         page: Cow<'a, [u8]>,
         starts: Vec<usize>,
-        values: OnceCell<Values>,
     },
 }
 
@@ -260,16 +258,14 @@ impl Dictionary<'_> {
         }
     }
 
-    /// The dictionary as [`Values`], decoded on the first call.
-    fn values(&self) -> &Values {
+    /// The dictionary as [`Values`]: borrowed when it was decoded, a copy when it is read
+    /// in place.
+    fn values(&self) -> Cow<'_, Values> {
         match self {
-            Dictionary::Values(v) => v,
-            Dictionary::Bytes {
-                page,
-                starts,
-                values,
-            } => values
-                .get_or_init(|| Values::ByteArray(Entries::plain(starts, page).to_byte_arrays())),
+            Dictionary::Values(v) => Cow::Borrowed(v),
+            Dictionary::Bytes { page, starts } => Cow::Owned(Values::ByteArray(
+                Entries::plain(starts, page).to_byte_arrays(),
+            )),
         }
     }
 }
@@ -413,9 +409,9 @@ impl<'a> PageDecoder<'a> {
         &self.column
     }
 
-    /// The chunk's dictionary, once its dictionary page was decoded. A BYTE_ARRAY dictionary
-    /// is kept as its page and copied into [`Values`] on the first call.
-    pub fn dictionary(&self) -> Option<&Values> {
+    /// The chunk's dictionary, once its dictionary page was decoded: borrowed, or, for a
+    /// BYTE_ARRAY dictionary read in place from its page, decoded into a copy on each call.
+    pub fn dictionary(&self) -> Option<Cow<'_, Values>> {
         self.dictionary.as_ref().map(Dictionary::values)
     }
 
@@ -623,11 +619,7 @@ impl<'a> PageDecoder<'a> {
         self.limits
             .check_dictionary_bytes(entry_bytes as u64 + 8 * n as u64)?;
         self.dict_longest = entries.longest() as u64;
-        Ok(Dictionary::Bytes {
-            page,
-            starts,
-            values: OnceCell::new(),
-        })
+        Ok(Dictionary::Bytes { page, starts })
     }
 
     fn check_out(&self, out: &LeafData) -> Result<()> {

@@ -496,8 +496,9 @@ impl<'a> ColumnChunkReader<'a> {
         self.column.new_leaf_data()
     }
 
-    /// The chunk's dictionary, once its dictionary page was read.
-    pub fn dictionary(&self) -> Option<&crate::values::Values> {
+    /// The chunk's dictionary, once its dictionary page was read (see
+    /// [`PageDecoder::dictionary`](crate::page::decode::PageDecoder::dictionary): a copy for a BYTE_ARRAY dictionary read in place).
+    pub fn dictionary(&self) -> Option<alloc::borrow::Cow<'_, crate::values::Values>> {
         self.stream.decoder().dictionary()
     }
 

@@ -239,8 +239,9 @@ pub fn report(
     match decoder.decode_page(h, &raw.body, &mut out) {
         Err(e) => r.error = Some(e.to_string()),
         Ok(info) => {
+            let dictionary = decoder.dictionary();
             let values = if h.type_ == PageType::DictionaryPage {
-                decoder.dictionary().map(|d| d.as_ref())
+                dictionary.as_deref().map(parket::values::Values::as_ref)
             } else {
                 r.num_nulls = Some((info.num_values - info.num_non_null) as i64);
                 r.num_rows = Some(info.num_rows as i64);

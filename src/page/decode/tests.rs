@@ -273,7 +273,10 @@ fn byte_array_dictionary_kept_as_its_page() {
         )
         .unwrap();
         assert_eq!(gathered, Values::ByteArray(want.clone()));
-        assert_eq!(d.dictionary(), Some(&Values::ByteArray(entries.clone())));
+        assert_eq!(
+            d.dictionary().as_deref(),
+            Some(&Values::ByteArray(entries.clone()))
+        );
     }
     // A prefix that runs past the page, at its offset: the last entry's length is 1 too long.
     let mut bad = dict_body.clone();
@@ -295,7 +298,7 @@ fn byte_array_dictionary_kept_as_its_page() {
         let mut h = dict(100, &compressed);
         h.uncompressed_page_size = dict_body.len() as i32;
         d.decode_borrowed_page(&h, &compressed, &mut out).unwrap();
-        assert_eq!(d.dictionary(), Some(&Values::ByteArray(entries)));
+        assert_eq!(d.dictionary().as_deref(), Some(&Values::ByteArray(entries)));
     }
 }
 
@@ -504,4 +507,11 @@ mod prop {
             fuzz_page(&data);
         }
     }
+}
+
+#[test]
+fn decoder_is_send_and_sync() {
+    // A decoder can move to another thread, and be shared read-only (for `dictionary()`).
+    fn check<T: Send + Sync>() {}
+    check::<PageDecoder<'static>>();
 }
