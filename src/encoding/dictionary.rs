@@ -144,6 +144,15 @@ impl Dict<'_> {
         }
     }
 
+    /// Bytes of the longest BYTE_ARRAY entry (0 for other types): with the number of values,
+    /// it bounds what gathering a page can copy.
+    pub(crate) fn longest(&self) -> usize {
+        match self {
+            Dict::Values(_) => 0,
+            Dict::Bytes(e) => e.longest(),
+        }
+    }
+
     /// The physical type of the entries.
     fn physical_type(&self) -> PhysicalType {
         match self {

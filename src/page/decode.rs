@@ -540,35 +540,24 @@ impl<'a> PageDecoder<'a> {
         // A small page is decoded: the gathers copy a small dictionary anyway (padded, see
         // `dictionary::Padded`), and it costs no fresh memory to speak of.
         let in_place = uncompressed >= IN_PLACE_BYTES && !cfg!(parket_opt_size);
-        if self.column.physical_type == PhysicalType::ByteArray && in_place {
-            self.dictionary = Some(self.bytes_dictionary(n, uncompressed, body, lasting)?);
-            return Ok(PageInfo {
-                kind: PageKind::Dictionary,
-                num_values: n,
-                num_non_null: 0,
-                num_rows: 0,
-            });
-        }
-        let (data, decompressed) = section(
-            self.codec,
-            body,
-            uncompressed,
-            &self.limits,
-            &mut self.scratch,
-            &mut self.decompressor,
-        )?;
-        let mut dict = self.column.new_values();
-        plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
-        self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
-        // Only the fused gather uses it, which builds for size leave out.
-        #[cfg(not(parket_opt_size))]
-        {
-            self.dict_longest = match dict.as_ref() {
-                ValuesRef::ByteArray(d) => d.iter().fold(0, |m, v| m.max(v.len())) as u64,
-                _ => 0,
-            };
-        }
-        self.dictionary = Some(Dictionary::Values(dict));
+        let dictionary = if self.column.physical_type == PhysicalType::ByteArray && in_place {
+            self.bytes_dictionary(n, uncompressed, body, lasting)?
+        } else {
+            let (data, decompressed) = section(
+                self.codec,
+                body,
+                uncompressed,
+                &self.limits,
+                &mut self.scratch,
+                &mut self.decompressor,
+            )?;
+            let mut dict = self.column.new_values();
+            plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
+            self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
+            Dictionary::Values(dict)
+        };
+        self.dict_longest = dictionary.dict().longest() as u64;
+        self.dictionary = Some(dictionary);
         Ok(PageInfo {
             kind: PageKind::Dictionary,
             num_values: n,
@@ -613,12 +602,10 @@ impl<'a> PageDecoder<'a> {
         };
         let mut starts = Vec::new();
         plain::byte_array_starts(&page, n, &mut starts).map_err(|e| locate(e, decompressed, 0))?;
-        let entries = Entries::plain(&starts, &page);
         // As held in memory when decoded: the entries' bytes and an 8-byte offset each.
         let entry_bytes = starts.last().map_or(0, |&end| end - 4 * n);
         self.limits
             .check_dictionary_bytes(entry_bytes as u64 + 8 * n as u64)?;
-        self.dict_longest = entries.longest() as u64;
         Ok(Dictionary::Bytes { page, starts })
     }
 
@@ -910,9 +897,7 @@ fn decode_values(
             // A page of nulls only has an empty (or a 1-byte bit width) index section.
             // Built for size, the fused pass is left out (see `gather_compact`).
             #[cfg(parket_opt_size)]
-            let _ = longest;
-            #[cfg(parket_opt_size)]
-            gather_compact(data, n, dict, indices, limits, out)?;
+            gather_compact(data, n, (dict, longest), indices, limits, out)?;
             #[cfg(not(parket_opt_size))]
             if longest.saturating_mul(n as u64) <= limits.page_bytes {
                 // Gathering cannot copy more than the page limit: one fused pass.
@@ -977,12 +962,12 @@ fn decode_values(
 fn gather_compact(
     data: &[u8],
     n: usize,
-    dict: Dict<'_>,
+    (dict, longest): (Dict<'_>, u64),
     indices: &mut Vec<u32>,
     limits: &Limits,
     out: &mut Values,
 ) -> Result<()> {
-    decode_checked_indices(data, n, dict, u64::MAX, indices, limits)?;
+    decode_checked_indices(data, n, dict, longest, indices, limits)?;
     dictionary::gather_dict(dict, indices, out)
 }
 
@@ -1004,8 +989,8 @@ fn decode_checked_indices(
             .err()
             .unwrap_or(e));
     }
-    // `longest` is the dictionary's longest entry (u64::MAX: unknown): count the bytes only
-    // when they could pass the limit. The bytes first, as the two-pass default path does.
+    // `longest` is the dictionary's longest entry: count the bytes only when they could pass
+    // the limit. The bytes first, as the two-pass default path does.
     if longest.saturating_mul(n as u64) > limits.page_bytes {
         check_gather_bytes(dict, indices, limits)?;
     }
@@ -1013,15 +998,12 @@ fn decode_checked_indices(
 }
 
 /// Bounds the bytes that gathering byte arrays from the dictionary will copy: a long entry
-/// repeated through 1-bit indices can inflate a small page enormously.
+/// repeated through 1-bit indices can inflate a small page enormously. Called when the longest
+/// entry times the number of indices could pass the limit: the bytes selected are counted.
 fn check_gather_bytes(dict: Dict<'_>, indices: &[u32], limits: &Limits) -> Result<()> {
     let Dict::Bytes(d) = dict else {
         return Ok(());
     };
-    let longest = d.longest() as u64;
-    if longest.saturating_mul(indices.len() as u64) <= limits.page_bytes {
-        return Ok(());
-    }
     let total = indices.iter().fold(0u64, |acc, &i| {
         acc.saturating_add(d.get(i as usize).map_or(0, <[u8]>::len) as u64)
     });

@@ -482,8 +482,9 @@ mod prop {
                 let a = dictionary::decode_gather(&data, n, dict.as_ref(), &mut fused);
                 let mut compact = Values::new(dict.physical_type(), 0);
                 let mut indices = vec![7u32];
+                let d = dictionary::Dict::from(dict.as_ref());
                 let b = gather_compact(
-                    &data, n, dict.as_ref().into(), &mut indices, &Limits::default(), &mut compact,
+                    &data, n, (d, d.longest() as u64), &mut indices, &Limits::default(), &mut compact,
                 );
                 match (a, b) {
                     (Ok(_), Ok(())) => prop_assert!(fused.as_ref().bit_eq(&compact.as_ref())),
