@@ -112,6 +112,18 @@ pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays)
     Ok(parts.consumed)
 }
 
+/// `KEEP[p]`: the low `p` bytes of a `u128` set (`p` up to 16; the entries after 16 are
+/// never used for a value, and are all ones).
+const KEEP: [u128; 32] = {
+    let mut t = [u128::MAX; 32];
+    let mut p = 0;
+    while p < 16 {
+        t[p] = (1u128 << (8 * p)) - 1;
+        p += 1;
+    }
+    t
+};
+
 /// The decoded, validated streams, before any value is written.
 struct Parts<'a> {
     prefixes: Vec<usize>,
@@ -181,37 +193,50 @@ impl<'a> Parts<'a> {
     /// calling `end` after each. Infallible: `decode` checked everything.
     ///
     /// Values of up to 16 bytes (codes, flags, short names: the common case) are built in a
-    /// `u128` from the previous one, `previous & low p bytes | suffix << 8p`, and appended as
-    /// one 16-byte block with the buffer truncated back: no `memcpy` call, and after a short
-    /// value no read of bytes just written (reading back a value stored a moment before
-    /// stalls on store forwarding). Longer values copy their prefix from `data` and their
-    /// suffix by length.
+    /// `u128` and appended as one 16-byte block with the buffer truncated back: no `memcpy`
+    /// call, and after a short value no read of bytes just written (reading back a value
+    /// stored a moment before stalls on store forwarding). The value is a byte blend of two
+    /// 16-byte words: its first `p` bytes from the previous value, the rest from the 16 input
+    /// bytes that start `p` bytes before its suffix, so that the suffix lands at byte `p`:
+    ///
+    /// ```text
+    /// previous "axis", p = 2, suffix "le" (at 4 in "axislebabble…")
+    /// input from 4 - 2:  "is" "le" "babble…"      keep(2) = ff ff 00 00 …
+    /// value = previous & keep | input & !keep = "ax" "le" "ba…"  (then truncated to 4)
+    /// ```
+    ///
+    /// The bytes before a suffix are there: every value's bytes came from the suffixes before
+    /// it, so a prefix is never longer than the suffix bytes already passed. Longer values
+    /// copy their prefix from `data` and their suffix by length.
     fn write(&self, data: &mut Vec<u8>, mut end: impl FnMut(usize)) {
         data.reserve(self.total + 16);
         let mut previous = data.len()..data.len();
-        // The previous value's bytes, little endian, when it is at most 16 bytes long.
+        // The previous value's first 16 bytes, little endian (beyond its length: anything),
+        // when it is at most 16 bytes long.
         let mut last = 0u128;
-        let mut suffixes = self.suffixes;
+        let suffixes = self.suffixes;
+        // Where the next suffix starts in `suffixes`.
+        let mut at = 0;
         for (&p, &s) in self.prefixes.iter().zip(&self.suffix_lengths) {
             let start = data.len();
-            // p <= previous.len() and s <= suffixes.len() were checked in `decode`.
-            let Some((suffix, tail)) = suffixes.split_at_checked(s) else {
+            // p <= previous.len() and s <= the suffix bytes left were checked in `decode`.
+            let Some(suffix) = suffixes.get(at..at + s) else {
                 break;
             };
             let len = p + s;
-            match suffixes.first_chunk::<16>() {
+            let block = at
+                .checked_sub(p)
+                .and_then(|from| suffixes.get(from..))
+                .and_then(|b| b.first_chunk::<16>());
+            match block {
                 Some(&block) if len <= 16 => {
                     if previous.len() > 16 {
                         // The previous value is only in `data`: its first 16 bytes.
                         let at = data.get(previous.start..).and_then(|d| d.first_chunk());
                         last = u128::from_le_bytes(at.copied().unwrap_or([0; 16]));
                     }
-                    // p <= 16, so both shifts are in range or the term is 0.
-                    let keep = u128::MAX.checked_shr(128 - 8 * p as u32).unwrap_or(0);
-                    let added = u128::from_le_bytes(block)
-                        .checked_shl(8 * p as u32)
-                        .unwrap_or(0);
-                    last = (last & keep) | added;
+                    let keep = KEEP[p & 31];
+                    last = (last & keep) | (u128::from_le_bytes(block) & !keep);
                     data.extend_from_slice(&last.to_le_bytes());
                     data.truncate(start + len);
                 }
@@ -227,7 +252,7 @@ impl<'a> Parts<'a> {
                     }
                 }
             }
-            suffixes = tail;
+            at += s;
             previous = start..data.len();
             end(data.len());
         }
