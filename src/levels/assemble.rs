@@ -423,7 +423,16 @@ impl<'a> Assembler<'a> {
             Shape::Group | Shape::KeyValue => {
                 let mut fields = Vec::with_capacity(node.children().len());
                 for &child in node.children() {
-                    fields.push(self.read_node(child, rep)?);
+                    let repetition = schema.nodes().get(child).map(|c| c.repetition);
+                    match (self.shapes.get(child), repetition) {
+                        (Some(&Shape::Leaf(c)), Some(FieldRepetitionType::Required)) => {
+                            self.push_leaf(c, false, rep, &mut fields)?
+                        }
+                        (Some(&Shape::Leaf(c)), Some(FieldRepetitionType::Optional)) => {
+                            self.push_leaf(c, true, rep, &mut fields)?
+                        }
+                        _ => fields.push(self.read_node(child, rep)?),
+                    }
                 }
                 Ok(Value::Group(fields))
             }
@@ -471,6 +480,43 @@ impl<'a> Assembler<'a> {
         }
     }
 
+    /// What [`Assembler::read_node`] gives for the leaf of column `c` when it is not
+    /// repeated (`optional`, or required), pushed onto `out` instead of returned: a record's
+    /// fields are mostly leaves, and a `Value` returned through a `Result` was written to
+    /// memory piece by piece and read back whole, which stalled on every field.
+    #[inline]
+    fn push_leaf(
+        &mut self,
+        c: usize,
+        optional: bool,
+        rep: u16,
+        out: &mut Vec<Value>,
+    ) -> Result<()> {
+        let d = self.take(c, rep)?;
+        // `take` found the column.
+        let Some(col) = self.cols.get_mut(c) else {
+            return Ok(());
+        };
+        if d == col.max_def {
+            if !push_value_at(&col.data.values, col.vpos, out) {
+                return Err(self.err_col(
+                    c,
+                    Error::out_of_spec("fewer values than definition levels at the maximum"),
+                ));
+            }
+            col.vpos += 1;
+        } else if optional && d + 1 == col.max_def {
+            // Spec: an absent optional node leaves the definition level at its parent's.
+            out.push(Value::Null);
+        } else {
+            return Err(self.err_col(
+                c,
+                Error::out_of_spec("definition levels of the columns of one record disagree"),
+            ));
+        }
+        Ok(())
+    }
+
     /// One key/value pair of the key/value group `kv`.
     fn read_entry(&mut self, kv: usize, rep: u16) -> Result<(Value, Value)> {
         let schema = self.schema;
@@ -516,4 +562,21 @@ pub(crate) fn value_at(values: &Values, i: usize) -> Option<Value> {
         Values::ByteArray(v) => Value::Bytes(v.get(i)?.to_vec()),
         Values::FixedLenByteArray(v) => Value::Bytes(v.get(i)?.to_vec()),
     })
+}
+
+/// [`value_at`] pushed onto `out` (false when there is no value `i`): each kind of value
+/// is stored straight into its slot, not assembled on the stack and copied there.
+#[inline(always)]
+fn push_value_at(values: &Values, i: usize, out: &mut Vec<Value>) -> bool {
+    match values {
+        Values::Boolean(v) => v.get(i).map(|&x| out.push(Value::Boolean(x))),
+        Values::Int32(v) => v.get(i).map(|&x| out.push(Value::Int32(x))),
+        Values::Int64(v) => v.get(i).map(|&x| out.push(Value::Int64(x))),
+        Values::Int96(v) => v.get(i).map(|&x| out.push(Value::Int96(x))),
+        Values::Float(v) => v.get(i).map(|&x| out.push(Value::Float(x))),
+        Values::Double(v) => v.get(i).map(|&x| out.push(Value::Double(x))),
+        Values::ByteArray(v) => v.get(i).map(|x| out.push(Value::Bytes(x.to_vec()))),
+        Values::FixedLenByteArray(v) => v.get(i).map(|x| out.push(Value::Bytes(x.to_vec()))),
+    }
+    .is_some()
 }
