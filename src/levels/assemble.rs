@@ -423,16 +423,7 @@ impl<'a> Assembler<'a> {
             Shape::Group | Shape::KeyValue => {
                 let mut fields = Vec::with_capacity(node.children().len());
                 for &child in node.children() {
-                    let repetition = schema.nodes().get(child).map(|c| c.repetition);
-                    match (self.shapes.get(child), repetition) {
-                        (Some(&Shape::Leaf(c)), Some(FieldRepetitionType::Required)) => {
-                            self.push_leaf(c, false, rep, &mut fields)?
-                        }
-                        (Some(&Shape::Leaf(c)), Some(FieldRepetitionType::Optional)) => {
-                            self.push_leaf(c, true, rep, &mut fields)?
-                        }
-                        _ => fields.push(self.read_node(child, rep)?),
-                    }
+                    self.push_node(child, rep, &mut fields)?;
                 }
                 Ok(Value::Group(fields))
             }
@@ -449,11 +440,10 @@ impl<'a> Assembler<'a> {
                 if self.repeated_present(repeated, rep)? {
                     let mut e = rep;
                     loop {
-                        let item = match (three_level, element) {
-                            (true, Some(el)) => self.read_node(el, e)?,
-                            _ => self.read_inner(repeated, e)?,
-                        };
-                        items.push(item);
+                        match (three_level, element) {
+                            (true, Some(el)) => self.push_node(el, e, &mut items)?,
+                            _ => items.push(self.read_inner(repeated, e)?),
+                        }
                         e = r_level;
                         if !self.continues(repeated, r_level) {
                             break;
@@ -480,10 +470,29 @@ impl<'a> Assembler<'a> {
         }
     }
 
+    /// [`Assembler::read_node`]'s value of node `n`, pushed onto `out`: a leaf that is not
+    /// repeated is read here (see [`Assembler::push_leaf`]).
+    #[inline(always)]
+    fn push_node(&mut self, n: usize, rep: u16, out: &mut Vec<Value>) -> Result<()> {
+        let repetition = self.schema.nodes().get(n).map(|node| node.repetition);
+        match (self.shapes.get(n), repetition) {
+            (Some(&Shape::Leaf(c)), Some(FieldRepetitionType::Required)) => {
+                self.push_leaf(c, false, rep, out)
+            }
+            (Some(&Shape::Leaf(c)), Some(FieldRepetitionType::Optional)) => {
+                self.push_leaf(c, true, rep, out)
+            }
+            _ => {
+                out.push(self.read_node(n, rep)?);
+                Ok(())
+            }
+        }
+    }
+
     /// What [`Assembler::read_node`] gives for the leaf of column `c` when it is not
     /// repeated (`optional`, or required), pushed onto `out` instead of returned: a record's
-    /// fields are mostly leaves, and a `Value` returned through a `Result` was written to
-    /// memory piece by piece and read back whole, which stalled on every field.
+    /// fields and list elements are mostly leaves, and a `Value` returned through a `Result`
+    /// was written to memory piece by piece and read back whole, which stalled on every one.
     #[inline]
     fn push_leaf(
         &mut self,
