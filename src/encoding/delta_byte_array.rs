@@ -112,17 +112,28 @@ pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays)
     Ok(parts.consumed)
 }
 
-/// `KEEP[p]`: the low `p` bytes of a `u128` set (`p` up to 16; the entries after 16 are
-/// never used for a value, and are all ones).
-const KEEP: [u128; 32] = {
-    let mut t = [u128::MAX; 32];
-    let mut p = 0;
-    while p < 16 {
-        t[p] = (1u128 << (8 * p)) - 1;
-        p += 1;
+/// 16 bytes of ones, then 16 of zeros: the 16 bytes from `16 - p` on, little endian, are a
+/// `u128` whose low `p` bytes are set ([`keep`]).
+const ONES_THEN_ZEROS: [u8; 32] = {
+    let mut t = [0; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = 0xff;
+        i += 1;
     }
     t
 };
+
+/// A `u128` whose low `p` bytes are set (`p` up to 16; all 16 beyond): one load.
+#[inline(always)]
+fn keep(p: usize) -> u128 {
+    let at = ONES_THEN_ZEROS.get(16 - p.min(16)..);
+    u128::from_le_bytes(
+        at.and_then(|b| b.first_chunk())
+            .copied()
+            .unwrap_or([0xff; 16]),
+    )
+}
 
 /// The decoded, validated streams, before any value is written.
 struct Parts<'a> {
@@ -235,7 +246,7 @@ impl<'a> Parts<'a> {
                         let at = data.get(previous.start..).and_then(|d| d.first_chunk());
                         last = u128::from_le_bytes(at.copied().unwrap_or([0; 16]));
                     }
-                    let keep = KEEP[p & 31];
+                    let keep = keep(p);
                     last = (last & keep) | (u128::from_le_bytes(block) & !keep);
                     data.extend_from_slice(&last.to_le_bytes());
                     data.truncate(start + len);
@@ -373,6 +384,16 @@ mod tests {
     use crate::format::PhysicalType;
     use alloc::vec;
     use proptest::prelude::*;
+
+    #[test]
+    fn keep_sets_the_low_p_bytes() {
+        assert_eq!(keep(0), 0);
+        assert_eq!(keep(1), 0xff);
+        assert_eq!(keep(2), 0xffff);
+        assert_eq!(keep(15), u128::MAX >> 8);
+        assert_eq!(keep(16), u128::MAX);
+        assert_eq!(keep(40), u128::MAX);
+    }
 
     fn enc(values: &[&[u8]]) -> Vec<u8> {
         let v: ByteArrays = values.iter().collect();
