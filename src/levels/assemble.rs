@@ -502,9 +502,9 @@ impl<'a> Assembler<'a> {
         out: &mut Vec<Value>,
     ) -> Result<()> {
         let d = self.take(c, rep)?;
-        // `take` found the column.
         let Some(col) = self.cols.get_mut(c) else {
-            return Ok(());
+            // Not reached: `take` found the column.
+            return Err(self.err_col(c, Error::out_of_spec("no such column")));
         };
         if d == col.max_def {
             if !push_value_at(&col.data.values, col.vpos, out) {
@@ -573,8 +573,8 @@ pub(crate) fn value_at(values: &Values, i: usize) -> Option<Value> {
     })
 }
 
-/// [`value_at`] pushed onto `out` (false when there is no value `i`): each kind of value
-/// is stored straight into its slot, not assembled on the stack and copied there.
+/// [`value_at`] pushed onto `out` (false when there is no value `i`): one push per kind of
+/// value, so that no `Option<Value>` is built to be taken apart again.
 #[inline(always)]
 fn push_value_at(values: &Values, i: usize, out: &mut Vec<Value>) -> bool {
     match values {
