@@ -8,6 +8,7 @@ mod check;
 mod dump;
 mod json;
 mod layout;
+mod levels;
 mod meta;
 mod pages;
 mod rows;
@@ -39,6 +40,10 @@ commands:
                               the level runs, the values
   layout (--svg OUT.svg | --html OUT.html) FILE
                               a picture of the file drawn to scale by byte size
+  levels [--column PATH] [--rows A..B] [--json] FILE
+                              the Dremel levels: one line per level entry (repetition and
+                              definition level, what they mean, the value) under the record
+                              they assemble into; a group's leaves side by side
 ";
 
 fn main() {
@@ -54,6 +59,7 @@ fn main() {
         "pages" => pages::pages(args),
         "dump" => dump::dump(args),
         "layout" => layout::layout(args),
+        "levels" => levels::levels(args),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())
