@@ -24,9 +24,15 @@ use std::io::{Read, Seek, SeekFrom};
 use parket::bytes::bitpack::unpack64;
 use parket::bytes::cursor::Cursor;
 use parket::format::{
-    BoundaryOrder, CompressionCodec, ConvertedType, DataPageHeader, DataPageHeaderV2,
-    DictionaryPageHeader, Encoding, FieldRepetitionType, IndexPageHeader, PageHeader, PageType,
-    PhysicalType, SizeStatistics, Statistics,
+    AesGcmCtrV1, AesGcmV1, BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash,
+    BloomFilterHeader, BoundaryOrder, BoundingBox, ColumnChunk, ColumnCryptoMetaData, ColumnIndex,
+    ColumnMetaData, ColumnOrder, CompressionCodec, ConvertedType, DataPageHeader, DataPageHeaderV2,
+    DecimalType, DictionaryPageHeader, EdgeInterpolationAlgorithm, Encoding, EncryptionAlgorithm,
+    EncryptionWithColumnKey, FieldRepetitionType, FileCryptoMetaData, FileMetaData, GeographyType,
+    GeometryType, GeospatialStatistics, IndexPageHeader, IntType, KeyValue, LogicalType,
+    OffsetIndex, PageEncodingStats, PageHeader, PageLocation, PageType, PhysicalType, RowGroup,
+    SchemaElement, SizeStatistics, SortingColumn, Statistics, TimeType, TimeUnit, TimestampType,
+    VariantType,
 };
 use parket::page::decode::{PageColumn, PageDecoder};
 use parket::read::{FileReader, RawPage};
@@ -34,20 +40,62 @@ use parket::schema::ColumnDescriptor;
 use parket::thrift::{annotate, wire_type_name, Annotated, FieldDef, StructDef, Ty};
 
 use crate::args::Args;
+use crate::dump_structs;
 use crate::pages::{plain_body, report, PageReport};
 
-/// Field tables of the structs a page header holds.
+/// Field tables of the structs of parquet.thrift: page headers, the footer, the page index,
+/// Bloom filter headers and the encryption structs, by IDL name.
 pub fn lookup(name: &str) -> Option<&'static [FieldDef]> {
-    Some(match name {
-        "PageHeader" => PageHeader::FIELDS,
-        "DataPageHeader" => DataPageHeader::FIELDS,
-        "DataPageHeaderV2" => DataPageHeaderV2::FIELDS,
-        "DictionaryPageHeader" => DictionaryPageHeader::FIELDS,
-        "IndexPageHeader" => IndexPageHeader::FIELDS,
-        "Statistics" => Statistics::FIELDS,
-        "SizeStatistics" => SizeStatistics::FIELDS,
-        _ => return None,
-    })
+    macro_rules! table {
+        ($($t:ident),* $(,)?) => {
+            match name {
+                $(n if n == <$t as StructDef>::NAME => <$t as StructDef>::FIELDS,)*
+                _ => return None,
+            }
+        };
+    }
+    Some(table![
+        PageHeader,
+        DataPageHeader,
+        DataPageHeaderV2,
+        DictionaryPageHeader,
+        IndexPageHeader,
+        Statistics,
+        SizeStatistics,
+        GeospatialStatistics,
+        BoundingBox,
+        FileMetaData,
+        SchemaElement,
+        RowGroup,
+        ColumnChunk,
+        ColumnMetaData,
+        KeyValue,
+        SortingColumn,
+        PageEncodingStats,
+        LogicalType,
+        DecimalType,
+        TimeType,
+        TimestampType,
+        IntType,
+        TimeUnit,
+        GeometryType,
+        GeographyType,
+        VariantType,
+        ColumnOrder,
+        ColumnCryptoMetaData,
+        EncryptionWithColumnKey,
+        EncryptionAlgorithm,
+        AesGcmV1,
+        AesGcmCtrV1,
+        FileCryptoMetaData,
+        ColumnIndex,
+        OffsetIndex,
+        PageLocation,
+        BloomFilterHeader,
+        BloomFilterAlgorithm,
+        BloomFilterHash,
+        BloomFilterCompression,
+    ])
 }
 
 /// The spec's name of value `v` of the IDL enum `idl`, when known.
@@ -61,13 +109,14 @@ fn enum_name(idl: &str, v: i64) -> Option<&'static str> {
         "CompressionCodec" => CompressionCodec::try_from(v).ok()?.name(),
         "PageType" => PageType::try_from(v).ok()?.name(),
         "BoundaryOrder" => BoundaryOrder::try_from(v).ok()?.name(),
+        "EdgeInterpolationAlgorithm" => EdgeInterpolationAlgorithm::try_from(v).ok()?.name(),
         _ => return None,
     })
 }
 
 /// Where the bytes being annotated live: file offsets, or offsets into decompressed bytes.
 #[derive(Clone, Copy)]
-enum Base {
+pub(crate) enum Base {
     File(u64),
     Decompressed(usize),
 }
@@ -88,16 +137,23 @@ impl Base {
 }
 
 /// The text being built: one line per annotated run of bytes.
-struct Dump {
-    out: String,
+pub(crate) struct Dump {
+    pub(crate) out: String,
 }
 
-const HEX_WIDTH: usize = 12;
+pub(crate) const HEX_WIDTH: usize = 12;
 
 impl Dump {
     /// One line: offset, up to HEX_WIDTH bytes (more on continuation lines, at most 3 lines),
     /// indent, text.
-    fn line(&mut self, base: Base, start: usize, bytes: &[u8], indent: usize, text: &str) {
+    pub(crate) fn line(
+        &mut self,
+        base: Base,
+        start: usize,
+        bytes: &[u8],
+        indent: usize,
+        text: &str,
+    ) {
         let chunks: Vec<&[u8]> = if bytes.is_empty() {
             vec![&[][..]]
         } else {
@@ -123,7 +179,7 @@ impl Dump {
         }
     }
 
-    fn note(&mut self, text: &str) {
+    pub(crate) fn note(&mut self, text: &str) {
         let _ = writeln!(self.out, "{text}");
     }
 }
@@ -135,10 +191,22 @@ fn ty_text(ty: Option<Ty>, wire: u8) -> String {
     }
 }
 
-/// Annotates a Thrift header that starts `bytes` (at `base`).
+/// Annotates a Thrift page header that starts `bytes` (at `base`).
 fn thrift_lines(d: &mut Dump, base: Base, bytes: &[u8]) -> Result<usize, String> {
-    let (items, used) = annotate(bytes, PageHeader::FIELDS, &lookup, 64)
-        .map_err(|e| format!("page header: {e}"))?;
+    thrift_struct_lines(d, base, bytes, PageHeader::FIELDS, false)
+        .map_err(|e| format!("page header: {e}"))
+}
+
+/// Annotates the Thrift struct of field table `root` that starts `bytes` (at `base`), one
+/// field per line; `show_binary` adds each binary's contents (text, or its first bytes in hex).
+pub(crate) fn thrift_struct_lines(
+    d: &mut Dump,
+    base: Base,
+    bytes: &[u8],
+    root: &'static [FieldDef],
+    show_binary: bool,
+) -> Result<usize, String> {
+    let (items, used) = annotate(bytes, root, &lookup, 64).map_err(|e| e.to_string())?;
     for a in &items {
         let b = bytes.get(a.range.clone()).unwrap_or(&[]);
         let head = match (a.field_id, a.field) {
@@ -163,7 +231,15 @@ fn thrift_lines(d: &mut Dump, base: Base, bytes: &[u8]) -> Result<usize, String>
             Annotated::Double(v) => format!("{head} = {v}"),
             Annotated::Binary(r) => {
                 let content = bytes.get(r.clone()).unwrap_or(&[]);
-                format!("{head} = {} bytes (after the varint length)", content.len())
+                if show_binary {
+                    format!(
+                        "{head} = {} ({} bytes)",
+                        binary_text(content),
+                        content.len()
+                    )
+                } else {
+                    format!("{head} = {} bytes (after the varint length)", content.len())
+                }
             }
             Annotated::Struct => head,
             Annotated::List { size, .. } => format!("{head}, {size} elements"),
@@ -172,6 +248,23 @@ fn thrift_lines(d: &mut Dump, base: Base, bytes: &[u8]) -> Result<usize, String>
         d.line(base, a.range.start, b, a.depth as usize, &text);
     }
     Ok(used)
+}
+
+/// A binary's contents for a person: quoted text when it is printable UTF-8, else hex (the
+/// first 16 bytes).
+fn binary_text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(t) if !t.chars().any(char::is_control) => {
+            let short: String = t.chars().take(48).collect();
+            let more = if short.len() < t.len() { "..." } else { "" };
+            format!("{short:?}{more}")
+        }
+        _ => {
+            let hex: Vec<String> = b.iter().take(16).map(|x| format!("{x:02x}")).collect();
+            let more = if b.len() > 16 { " ..." } else { "" };
+            format!("0x {}{more}", hex.join(" "))
+        }
+    }
 }
 
 /// Annotates an RLE / bit-packing hybrid run sequence of `bit_width` (no length prefix),
@@ -789,14 +882,51 @@ pub fn dump_text(
 
 /// `parket dump`.
 pub fn dump(mut args: Args) -> Result<(), String> {
+    let footer = args.flag("--footer");
+    let column_index = args.value("--column-index")?;
+    let offset_index = args.value("--offset-index")?;
+    let bloom = args.value("--bloom-filter")?;
+    let probe = args.value("--probe")?;
     let at = args.parsed::<u64>("--at")?;
     let page = args.value("--page")?;
     let show = args.parsed::<usize>("--values")?.unwrap_or(8);
     let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
+    let structs = [
+        footer,
+        column_index.is_some(),
+        offset_index.is_some(),
+        bloom.is_some(),
+    ];
+    let chosen =
+        structs.iter().filter(|&&b| b).count() + usize::from(at.is_some() || page.is_some());
+    if chosen > 1 {
+        return Err(
+            "give one of --at, --page, --footer, --column-index, --offset-index, --bloom-filter"
+                .into(),
+        );
+    }
+    if probe.is_some() && bloom.is_none() {
+        return Err("--probe VALUE goes with --bloom-filter RG:COL".into());
+    }
+    let text = if footer {
+        Some(dump_structs::footer(&path)?)
+    } else if let Some(spec) = column_index {
+        Some(dump_structs::column_index(&path, &spec)?)
+    } else if let Some(spec) = offset_index {
+        Some(dump_structs::offset_index(&path, &spec)?)
+    } else if let Some(spec) = bloom {
+        Some(dump_structs::bloom_filter(&path, &spec, probe.as_deref())?)
+    } else {
+        None
+    };
+    if let Some(text) = text {
+        print!("{text}");
+        return Ok(());
+    }
     let file = crate::pages::open(&path)?;
     let page = page.map(|p| parse_page(&p, &file)).transpose()?;
     if at.is_some() == page.is_some() {
-        return Err("give exactly one of --at OFFSET and --page RG:COL:N".into());
+        return Err("give exactly one of --at OFFSET, --page RG:COL:N, --footer, --column-index RG:COL, --offset-index RG:COL, --bloom-filter RG:COL".into());
     }
     let text = dump_text(&path, &file, at, page, show)?;
     print!("{text}");

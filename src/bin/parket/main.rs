@@ -6,6 +6,7 @@ mod args;
 mod cat;
 mod check;
 mod dump;
+mod dump_structs;
 mod json;
 mod layout;
 mod levels;
@@ -38,6 +39,11 @@ commands:
   dump (--at OFFSET | --page RG:COL:N) [--values N] [--decompressed] FILE
                               an annotated hex dump of one page: the header's Thrift fields,
                               the level runs, the values
+  dump (--footer | --column-index RG:COL | --offset-index RG:COL
+        | --bloom-filter RG:COL [--probe VALUE]) FILE
+                              the footer, a page index or a Bloom filter annotated field by
+                              field, then what it says (pages' ranges and rows; with --probe,
+                              the block and the 8 bits a value hits)
   layout (--svg OUT.svg | --html OUT.html) FILE
                               a picture of the file drawn to scale by byte size
   levels [--column PATH] [--rows A..B] [--json] FILE

@@ -280,7 +280,7 @@ fn column_json(
 /// decoded per the column's sort order and `ColumnOrder` (`statistics::decode`: the
 /// deprecated `min`/`max` only where their signed order is the column's, NaN bounds ignored,
 /// a zero min read as -0.0 and a zero max as +0.0). `None` when absent or unusable.
-fn min_max_json(
+pub(crate) fn min_max_json(
     schema: &Schema,
     j: usize,
     orders: Option<&[ColumnOrder]>,
