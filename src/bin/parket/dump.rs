@@ -10,6 +10,9 @@
 //!    the first N values; dictionary indices show the bit-width byte and the runs;
 //!    DELTA_BINARY_PACKED shows its header; other encodings their bytes.
 //!
+//! `--footer`, `--column-index`, `--offset-index` and `--bloom-filter` annotate the other
+//! structures of a file the same way (see `dump_structs.rs`).
+//!
 //! A compressed body is shown as stored, then decompressed, marked `(decompressed)`: offsets
 //! in the decompressed bytes are `+n` from their start, not file offsets.
 //!

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use parket::format::{ColumnMetaData, ColumnOrder, FileMetaData, Statistics};
+use parket::format::{ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, Statistics};
 use parket::record::Value;
 use parket::schema::Schema;
 use parket::statistics::{self, Scalar, StatKind};
@@ -84,6 +84,7 @@ fn meta_text(path: &str, md: &FileMetaData, schema: &Schema) -> String {
         let _ = writeln!(s, "metadata:    {} = {short}{more}", kv.key);
     }
     let _ = writeln!(s, "schema:\n{schema}");
+    column_orders_text(&mut s, md, schema);
     for (i, rg) in md.row_groups.iter().enumerate() {
         let _ = writeln!(
             s,
@@ -112,23 +113,192 @@ fn meta_text(path: &str, md: &FileMetaData, schema: &Schema) -> String {
                             .map(|o| format!(", dictionary page at {o}"))
                             .unwrap_or_default()
                     );
-                    if let Some(st) = &m.statistics {
-                        let orders = md.column_orders.as_deref();
-                        let (min, max) = min_max_json(schema, j, orders, st);
-                        let null_count = st.null_count.map(|n| n.to_string());
-                        let _ = writeln!(
-                            s,
-                            "      statistics: null_count {}, min {}, max {}",
-                            null_count.as_deref().unwrap_or("(not set)"),
-                            min.as_deref().unwrap_or("(not set)"),
-                            max.as_deref().unwrap_or("(not set)")
-                        );
+                    match &m.statistics {
+                        Some(st) => {
+                            let orders = md.column_orders.as_deref();
+                            let (min, max) = min_max_json(schema, j, orders, st);
+                            let null_count = st.null_count.map(|n| n.to_string());
+                            let _ = write!(
+                                s,
+                                "      statistics: null_count {}",
+                                null_count.as_deref().unwrap_or("(not set: unknown, not 0)"),
+                            );
+                            if let Some(n) = st.nan_count {
+                                let _ = write!(s, ", nan_count {n}");
+                            }
+                            match (min, max) {
+                                (Some(min), Some(max)) => {
+                                    let _ = write!(s, ", min {min}, max {max}");
+                                    let inexact = |e: Option<bool>| e == Some(false);
+                                    if inexact(st.is_min_value_exact)
+                                        || inexact(st.is_max_value_exact)
+                                    {
+                                        s.push_str(" (bounds, not exact values: truncated)");
+                                    }
+                                    s.push('\n');
+                                }
+                                _ => {
+                                    let order = orders.and_then(|o| o.get(j));
+                                    let why = why_no_min_max(schema, j, order, st);
+                                    let _ = writeln!(s, ", no min/max: {why}");
+                                }
+                            }
+                        }
+                        None => {
+                            let _ = writeln!(s, "      statistics: not written");
+                        }
                     }
+                    chunk_extras_text(&mut s, cc, m);
                 }
             }
         }
     }
     s
+}
+
+/// The column orders of the footer, leaf by leaf, and what their absence means.
+fn column_orders_text(s: &mut String, md: &FileMetaData, schema: &Schema) {
+    let Some(orders) = md.column_orders.as_deref() else {
+        let _ = writeln!(
+            s,
+            "column orders: not set (FileMetaData.column_orders): the spec leaves min_value / \
+             max_value undefined without them; parket reads them in each type's own order"
+        );
+        return;
+    };
+    let _ = writeln!(s, "column orders:");
+    for (j, c) in schema.columns().iter().enumerate() {
+        let text = match orders.get(j) {
+            Some(ColumnOrder::TypeOrder) => {
+                let kind = StatKind::of_column(c);
+                format!("TYPE_ORDER ({})", order_words(kind))
+            }
+            Some(ColumnOrder::Ieee754TotalOrder) => {
+                "IEEE_754_TOTAL_ORDER (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN)".into()
+            }
+            Some(ColumnOrder::Int96TimestampOrder) => {
+                "INT96_TIMESTAMP_ORDER (by Julian day, then nanoseconds)".into()
+            }
+            Some(ColumnOrder::Unknown { field_id }) => {
+                format!("unknown (union field {field_id}): its min/max must be ignored")
+            }
+            None => "missing from the list".into(),
+        };
+        let _ = writeln!(s, "  {}: {text}", c.path_string());
+    }
+}
+
+/// How values of `kind` compare, in words.
+fn order_words(kind: StatKind) -> &'static str {
+    match kind {
+        StatKind::Boolean => "false < true",
+        StatKind::Int32 | StatKind::Int64 => "signed",
+        StatKind::UInt32 | StatKind::UInt64 => "unsigned",
+        StatKind::Float | StatKind::Double | StatKind::Float16 => "by value; NaN is never a bound",
+        StatKind::Bytes => "unsigned byte-wise",
+        StatKind::Decimal => "signed, by the decimal's value",
+        StatKind::Undefined => "undefined: no min/max",
+    }
+}
+
+/// Why a chunk with statistics shows no min/max.
+fn why_no_min_max(
+    schema: &Schema,
+    j: usize,
+    order: Option<&ColumnOrder>,
+    st: &Statistics,
+) -> &'static str {
+    let Some(desc) = schema.column(j) else {
+        return "the column is not in the schema";
+    };
+    let kind = StatKind::of_column(desc);
+    let new = st.min_value.is_some() && st.max_value.is_some();
+    let old = st.min.is_some() && st.max.is_some();
+    if !new && !old {
+        return "not written";
+    }
+    match order {
+        Some(ColumnOrder::Unknown { .. }) => {
+            return "the column order is one parket does not know, so the spec says to ignore them"
+        }
+        Some(ColumnOrder::Int96TimestampOrder) => {
+            return "INT96_TIMESTAMP_ORDER bounds are not decoded by parket"
+        }
+        Some(ColumnOrder::Ieee754TotalOrder)
+            if !matches!(kind, StatKind::Float | StatKind::Double | StatKind::Float16) =>
+        {
+            return "IEEE_754_TOTAL_ORDER on a column that is not floating point"
+        }
+        _ => {}
+    }
+    if kind == StatKind::Undefined {
+        return "the column's type has no defined sort order (INT96 under TYPE_ORDER, INTERVAL, \
+                VARIANT, GEOMETRY, GEOGRAPHY)";
+    }
+    if !new && !kind.legacy_min_max_valid() {
+        return "only the deprecated min/max fields, computed in signed order, which is not this \
+                column's order";
+    }
+    let bytes = if new {
+        (st.min_value.as_deref(), st.max_value.as_deref())
+    } else {
+        (st.min.as_deref(), st.max.as_deref())
+    };
+    let (Some(lo), Some(hi)) = (
+        bytes.0.and_then(|b| Scalar::from_plain(kind, b)),
+        bytes.1.and_then(|b| Scalar::from_plain(kind, b)),
+    ) else {
+        return "the bytes do not decode as a value of this type (wrong length)";
+    };
+    let nan = |v: &Scalar| match v {
+        Scalar::Float(x) => x.is_nan(),
+        Scalar::Double(x) => x.is_nan(),
+        Scalar::Bytes(b) if kind == StatKind::Float16 => match b.as_slice() {
+            [a, b] => parket::record::logical::f16_to_f32(u16::from_le_bytes([*a, *b])).is_nan(),
+            _ => false,
+        },
+        _ => false,
+    };
+    if nan(&lo) || nan(&hi) {
+        return "a NaN bound: readers ignore it (under IEEE_754_TOTAL_ORDER it means every \
+                non-null value is NaN)";
+    }
+    "they cannot be used"
+}
+
+/// The page index, Bloom filter and size statistics of one column chunk.
+fn chunk_extras_text(s: &mut String, cc: &ColumnChunk, m: &ColumnMetaData) {
+    let range = |o: Option<i64>, l: Option<i32>| match (o, l) {
+        (Some(o), Some(l)) => format!("at {o} ({l} bytes)"),
+        (Some(o), None) => format!("at {o} (length not set)"),
+        _ => "none".into(),
+    };
+    let _ = writeln!(
+        s,
+        "      page index: column index {}, offset index {}",
+        range(cc.column_index_offset, cc.column_index_length),
+        range(cc.offset_index_offset, cc.offset_index_length)
+    );
+    if m.bloom_filter_offset.is_some() {
+        let _ = writeln!(
+            s,
+            "      bloom filter: {}",
+            range(m.bloom_filter_offset, m.bloom_filter_length)
+        );
+    }
+    if let Some(z) = &m.size_statistics {
+        let mut parts = Vec::new();
+        if let Some(n) = z.unencoded_byte_array_data_bytes {
+            parts.push(format!("unencoded byte-array data {n} bytes"));
+        }
+        if let Some(h) = &z.repetition_level_histogram {
+            parts.push(format!("repetition level histogram {h:?}"));
+        }
+        if let Some(h) = &z.definition_level_histogram {
+            parts.push(format!("definition level histogram {h:?}"));
+        }
+        let _ = writeln!(s, "      size statistics: {}", parts.join(", "));
+    }
 }
 
 /// A tiny JSON object builder: keys in insertion order.
