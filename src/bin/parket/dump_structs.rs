@@ -220,31 +220,54 @@ fn chunk_title(c: &Chunk<'_>) -> String {
     )
 }
 
+/// The annotated bytes of one of a chunk's page index structs (`what`: "column index" or
+/// "offset index", at `range` = the ColumnChunk's offset and length fields).
+fn index_struct(
+    path: &str,
+    c: &Chunk<'_>,
+    what: &str,
+    range: (Option<i64>, Option<i32>),
+    idl: &str,
+    fields: &'static [parket::thrift::FieldDef],
+) -> Result<(Dump, Vec<u8>), String> {
+    let field = what.replace(' ', "_");
+    let (Some(at), Some(len)) = range else {
+        return Err(format!(
+            "{}: no {what} (ColumnChunk.{field}_offset / _length are not set)",
+            chunk_title(c)
+        ));
+    };
+    let (at, len) = (
+        u64::try_from(at).map_err(|_| format!("{field}_offset {at} is negative"))?,
+        u64::try_from(len).map_err(|_| format!("{field}_length {len} is negative"))?,
+    );
+    let bytes = read_range(path, at, len, what)?;
+    let mut d = Dump { out: String::new() };
+    d.note(&format!(
+        "{what} of {}: {len} bytes at offset {at}",
+        chunk_title(c)
+    ));
+    d.note("");
+    table_head(&mut d, idl);
+    thrift_struct_lines(&mut d, Base::File(at), &bytes, fields, false)
+        .map_err(|e| format!("{path}: {idl}: {e}"))?;
+    Ok((d, bytes))
+}
+
 /// `dump --column-index RG:COL`.
 pub fn column_index(path: &str, spec: &str) -> Result<String, String> {
     let (md, schema) = crate::meta::open(path)?;
     let c = chunk(spec, "--column-index", &md, &schema)?;
     let cc = &md.row_groups[c.rg].columns[c.leaf];
-    let (Some(at), Some(len)) = (cc.column_index_offset, cc.column_index_length) else {
-        return Err(format!(
-            "{}: no column index (ColumnChunk.column_index_offset / _length are not set)",
-            chunk_title(&c)
-        ));
-    };
-    let (at, len) = (
-        u64::try_from(at).map_err(|_| format!("column_index_offset {at} is negative"))?,
-        u64::try_from(len).map_err(|_| format!("column_index_length {len} is negative"))?,
-    );
-    let bytes = read_range(path, at, len, "column index")?;
-    let mut d = Dump { out: String::new() };
-    d.note(&format!(
-        "column index of {}: {len} bytes at offset {at}",
-        chunk_title(&c)
-    ));
-    d.note("");
-    table_head(&mut d, "ColumnIndex");
-    thrift_struct_lines(&mut d, Base::File(at), &bytes, ColumnIndex::FIELDS, false)
-        .map_err(|e| format!("{path}: ColumnIndex: {e}"))?;
+    let range = (cc.column_index_offset, cc.column_index_length);
+    let (mut d, bytes) = index_struct(
+        path,
+        &c,
+        "column index",
+        range,
+        "ColumnIndex",
+        ColumnIndex::FIELDS,
+    )?;
     let (ci, _) = ColumnIndex::decode(&bytes).map_err(|e| format!("{path}: ColumnIndex: {e}"))?;
     d.note("");
     d.note(&format!(
@@ -286,26 +309,15 @@ pub fn offset_index(path: &str, spec: &str) -> Result<String, String> {
     let (md, schema) = crate::meta::open(path)?;
     let c = chunk(spec, "--offset-index", &md, &schema)?;
     let cc = &md.row_groups[c.rg].columns[c.leaf];
-    let (Some(at), Some(len)) = (cc.offset_index_offset, cc.offset_index_length) else {
-        return Err(format!(
-            "{}: no offset index (ColumnChunk.offset_index_offset / _length are not set)",
-            chunk_title(&c)
-        ));
-    };
-    let (at, len) = (
-        u64::try_from(at).map_err(|_| format!("offset_index_offset {at} is negative"))?,
-        u64::try_from(len).map_err(|_| format!("offset_index_length {len} is negative"))?,
-    );
-    let bytes = read_range(path, at, len, "offset index")?;
-    let mut d = Dump { out: String::new() };
-    d.note(&format!(
-        "offset index of {}: {len} bytes at offset {at}",
-        chunk_title(&c)
-    ));
-    d.note("");
-    table_head(&mut d, "OffsetIndex");
-    thrift_struct_lines(&mut d, Base::File(at), &bytes, OffsetIndex::FIELDS, false)
-        .map_err(|e| format!("{path}: OffsetIndex: {e}"))?;
+    let range = (cc.offset_index_offset, cc.offset_index_length);
+    let (mut d, bytes) = index_struct(
+        path,
+        &c,
+        "offset index",
+        range,
+        "OffsetIndex",
+        OffsetIndex::FIELDS,
+    )?;
     let (oi, _) = OffsetIndex::decode(&bytes).map_err(|e| format!("{path}: OffsetIndex: {e}"))?;
     d.note("");
     d.note(&format!(
