@@ -238,3 +238,46 @@ fn footer_dump_on_every_corpus_file_never_panics() {
     }
     assert!(dumped >= 70, "only {dumped} footers dumped");
 }
+
+#[test]
+fn delta_blocks_of_spec_notes_08_example_2() {
+    // spec-notes/08, worked example 2: -1 3 2 2 10 -> deltas 4 -1 0 8, min delta -1, packed
+    // 5 0 1 9 in 4 bits: widths 04 00 00 00, miniblock 0 = 05 91 and 14 bytes of padding.
+    let input = tmp("delta.jsonl");
+    std::fs::write(
+        &input,
+        "{\"x\":-1}\n{\"x\":3}\n{\"x\":2}\n{\"x\":2}\n{\"x\":10}\n",
+    )
+    .unwrap();
+    let file = tmp("delta.parquet");
+    let f = file.to_str().unwrap();
+    stdout_of(&[
+        "write",
+        "--schema",
+        "message m { required int64 x; }",
+        "--input",
+        input.to_str().unwrap(),
+        "--output",
+        f,
+        "--encoding",
+        "x=DELTA_BINARY_PACKED",
+        "--dictionary",
+        "off",
+        "--codec",
+        "uncompressed",
+    ]);
+    let out = folded(&stdout_of(&["dump", "--page", "0:x:0", f]));
+    // The values start after the 27-byte page (4-byte magic + 23-byte header).
+    for want in [
+        "27 80 01 block size in values: 128 (ULEB128)",
+        "29 04 miniblocks per block: 4 (ULEB128)",
+        "30 05 total value count: 5 (ULEB128)",
+        "31 01 first value: -1 (zigzag ULEB128)",
+        "32 01 block 0: min delta -1 (zigzag ULEB128)",
+        "33 04 00 00 00 bit widths of the 4 miniblocks: [4, 0, 0, 0]",
+        "37 05 91 00 00 00 00 00 00 00 00 00 00 miniblock 0: 32 x 4 bits = 16 bytes; packed [5, 0, 1, 9] + min delta = deltas [4, -1, 0, 8] (the last 28 are padding)",
+        "53 miniblocks 1.. hold no value: no bytes (their widths mean nothing)",
+    ] {
+        assert!(out.iter().any(|l| l == want), "missing {want:?} in\n{}", out.join("\n"));
+    }
+}

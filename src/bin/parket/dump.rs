@@ -8,7 +8,8 @@
 //!    bit-packed group header with its count and values), V2 levels (by the header's byte
 //!    lengths, no prefix), then the values, named by encoding: PLAIN shows the bytes of each of
 //!    the first N values; dictionary indices show the bit-width byte and the runs;
-//!    DELTA_BINARY_PACKED shows its header; other encodings their bytes.
+//!    the DELTA encodings show each stream's header, then block by block the min delta, the
+//!    miniblock bit widths and the first deltas of each miniblock; other encodings their bytes.
 //!
 //! `--footer`, `--column-index`, `--offset-index` and `--bloom-filter` annotate the other
 //! structures of a file the same way (see `dump_structs.rs`).
@@ -515,47 +516,227 @@ fn plain_values(
 }
 
 /// The header of DELTA_BINARY_PACKED (also the start of the DELTA_*_BYTE_ARRAY encodings).
-fn delta_header(d: &mut Dump, base: Base, bytes: &[u8]) {
+/// Blocks of a DELTA_BINARY_PACKED stream annotated before the rest is summarised.
+const DELTA_BLOCKS_SHOWN: usize = 4;
+
+/// Annotates one DELTA_BINARY_PACKED stream at the start of `bytes` (Encodings.md, "Delta
+/// Encoding"): the header, then each block's min delta, miniblock bit widths and miniblocks
+/// with their first deltas (packed value + min delta). Returns the bytes the stream takes
+/// (`None` when it is cut short or its header is invalid) and its value count.
+fn delta_stream(
+    d: &mut Dump,
+    base: Base,
+    bytes: &[u8],
+    what: &str,
+    indent: usize,
+) -> Option<(usize, u64)> {
     let mut c = Cursor::new(bytes);
+    let mut header = [0u64; 3];
     let names = [
         "block size in values",
         "miniblocks per block",
         "total value count",
     ];
-    for n in names {
+    d.line(
+        base,
+        0,
+        &[],
+        indent,
+        &format!("{what}: DELTA_BINARY_PACKED"),
+    );
+    for (n, v) in names.iter().zip(header.iter_mut()) {
         let s = c.position();
-        let Ok(v) = c.uleb128("DELTA_BINARY_PACKED header") else {
-            return;
+        let Ok(x) = c.uleb128("DELTA_BINARY_PACKED header") else {
+            d.line(base, s, c.rest(), indent + 1, "truncated header");
+            return None;
         };
-        d.line(
-            base,
-            s,
-            &bytes[s..c.position()],
-            2,
-            &format!("{n}: {v} (ULEB128)"),
-        );
+        *v = x;
+        let b = bytes.get(s..c.position()).unwrap_or(&[]);
+        d.line(base, s, b, indent + 1, &format!("{n}: {x} (ULEB128)"));
     }
     let s = c.position();
-    if let Ok(v) = c.zigzag("DELTA_BINARY_PACKED first value") {
-        d.line(
-            base,
-            s,
-            &bytes[s..c.position()],
-            2,
-            &format!("first value: {v} (zigzag ULEB128)"),
-        );
-    }
-    if !c.is_empty() {
+    let Ok(first) = c.zigzag("DELTA_BINARY_PACKED first value") else {
+        d.line(base, s, c.rest(), indent + 1, "truncated first value");
+        return None;
+    };
+    let b = bytes.get(s..c.position()).unwrap_or(&[]);
+    d.line(
+        base,
+        s,
+        b,
+        indent + 1,
+        &format!("first value: {first} (zigzag ULEB128)"),
+    );
+    let [block, minis, total] = header;
+    // Spec: the block size is a multiple of 128, the miniblock count divides it, and each
+    // miniblock holds a multiple of 32 values.
+    let per_mini = if minis > 0 && block % minis == 0 {
+        block / minis
+    } else {
+        0
+    };
+    if block == 0 || block % 128 != 0 || per_mini == 0 || per_mini % 32 != 0 {
         d.line(
             base,
             c.position(),
             &[],
-            2,
-            &format!(
-                "... {} more bytes: blocks (min delta, bit widths, miniblocks)",
-                c.remaining()
-            ),
+            indent + 1,
+            "invalid header: the block size must be a multiple of 128 split in miniblocks of a multiple of 32 values",
         );
+        return None;
+    }
+    let mut left = total.saturating_sub(1); // deltas still to come
+    let mut k = 0usize;
+    while left > 0 {
+        if k == DELTA_BLOCKS_SHOWN {
+            d.line(
+                base,
+                c.position(),
+                &[],
+                indent + 1,
+                &format!("... {left} more deltas in further blocks"),
+            );
+            break;
+        }
+        let s = c.position();
+        let Ok(min) = c.zigzag("DELTA_BINARY_PACKED min delta") else {
+            d.line(base, s, c.rest(), indent + 1, "truncated block");
+            return None;
+        };
+        let b = bytes.get(s..c.position()).unwrap_or(&[]);
+        d.line(
+            base,
+            s,
+            b,
+            indent + 1,
+            &format!("block {k}: min delta {min} (zigzag ULEB128)"),
+        );
+        let s = c.position();
+        let Ok(widths) = c.take((minis as usize).min(c.remaining()), "bit widths") else {
+            return None;
+        };
+        d.line(
+            base,
+            s,
+            widths,
+            indent + 2,
+            &format!("bit widths of the {minis} miniblocks: {widths:?}"),
+        );
+        if widths.len() as u64 != minis {
+            d.line(base, c.position(), &[], indent + 2, "truncated bit widths");
+            return None;
+        }
+        for (m, &w) in widths.iter().enumerate() {
+            if left == 0 {
+                d.line(
+                    base,
+                    c.position(),
+                    &[],
+                    indent + 2,
+                    &format!(
+                        "miniblocks {m}.. hold no value: no bytes (their widths mean nothing)"
+                    ),
+                );
+                break;
+            }
+            if w > 64 {
+                d.line(
+                    base,
+                    c.position(),
+                    &[],
+                    indent + 2,
+                    &format!("bit width {w} is over 64"),
+                );
+                return None;
+            }
+            let len = (per_mini as usize).saturating_mul(usize::from(w)) / 8;
+            let s = c.position();
+            let Ok(body) = c.take(len.min(c.remaining()), "miniblock") else {
+                return None;
+            };
+            let n = per_mini.min(left);
+            let mut packed = vec![0u64; (n as usize).min(8)];
+            unpack64(body, u32::from(w), &mut packed);
+            let deltas: Vec<i64> = packed
+                .iter()
+                .map(|&p| (p as i64).wrapping_add(min))
+                .collect();
+            let more = if n as usize > packed.len() {
+                " ..."
+            } else {
+                ""
+            };
+            let pad = per_mini - n;
+            d.line(
+                base,
+                s,
+                body,
+                indent + 2,
+                &format!(
+                    "miniblock {m}: {per_mini} x {w} bits = {len} bytes; packed {packed:?}{more} + min delta = deltas {deltas:?}{more}{}",
+                    if pad > 0 { format!(" (the last {pad} are padding)") } else { String::new() }
+                ),
+            );
+            if body.len() < len {
+                d.line(base, c.position(), &[], indent + 2, "truncated miniblock");
+                return None;
+            }
+            left -= n;
+        }
+        k += 1;
+    }
+    if left > 0 {
+        // The blocks not shown: walk them to find where the stream ends.
+        while left > 0 {
+            let Ok(_) = c.zigzag("min delta") else {
+                return None;
+            };
+            let Ok(widths) = c.take((minis as usize).min(c.remaining()), "bit widths") else {
+                return None;
+            };
+            if widths.len() as u64 != minis {
+                return None;
+            }
+            for &w in widths {
+                if left == 0 {
+                    break;
+                }
+                let len = (per_mini as usize).saturating_mul(usize::from(w.min(64))) / 8;
+                c.take(len, "miniblock").ok()?;
+                left -= per_mini.min(left);
+            }
+        }
+    }
+    Some((c.position(), total))
+}
+
+/// Annotates DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY (lengths, then the bytes) and
+/// DELTA_BYTE_ARRAY (prefix lengths, suffix lengths, then the suffixes) values.
+fn delta_values(d: &mut Dump, base: Base, bytes: &[u8], encoding: Encoding) {
+    let streams: &[&str] = match encoding {
+        Encoding::DeltaBinaryPacked => &["the values"],
+        Encoding::DeltaLengthByteArray => &["the lengths"],
+        _ => &[
+            "the prefix lengths (bytes shared with the previous value)",
+            "the suffix lengths",
+        ],
+    };
+    let mut at = 0usize;
+    for what in streams {
+        let rest = bytes.get(at..).unwrap_or(&[]);
+        let Some((used, _)) = delta_stream(d, base.add(at), rest, what, 2) else {
+            return;
+        };
+        at += used;
+    }
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    if encoding != Encoding::DeltaBinaryPacked || !rest.is_empty() {
+        let text = match encoding {
+            Encoding::DeltaBinaryPacked => "bytes after the stream",
+            Encoding::DeltaLengthByteArray => "the byte arrays, back to back",
+            _ => "the suffixes, back to back",
+        };
+        d.line(base, at, rest, 2, &format!("{text}: {} bytes", rest.len()));
     }
 }
 
@@ -607,7 +788,7 @@ fn values_lines(
             hybrid_lines(d, base.add(4), &bytes[4..end], 1, Some(non_null), 2);
         }
         Encoding::DeltaBinaryPacked | Encoding::DeltaLengthByteArray | Encoding::DeltaByteArray => {
-            delta_header(d, base, bytes)
+            delta_values(d, base, bytes, encoding)
         }
         _ => d.line(base, 0, bytes, 2, "encoded values"),
     }
