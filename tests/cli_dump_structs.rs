@@ -281,3 +281,115 @@ fn delta_blocks_of_spec_notes_08_example_2() {
         assert!(out.iter().any(|l| l == want), "missing {want:?} in\n{}", out.join("\n"));
     }
 }
+
+/// pyarrow's view of every column chunk: [has_column_index, has_offset_index,
+/// bloom_filter_offset, bloom_filter_length] per column per row group, or an error.
+fn pyarrow_index_offsets(files: &[String]) -> Vec<serde_json::Value> {
+    let script = r#"
+import json, sys
+import pyarrow.parquet as pq
+for f in sys.argv[1:]:
+    try:
+        md = pq.ParquetFile(f).metadata
+        rgs = []
+        for i in range(md.num_row_groups):
+            rg = md.row_group(i)
+            cols = []
+            for j in range(rg.num_columns):
+                c = rg.column(j)
+                off = c.bloom_filter_offset
+                ln = c.bloom_filter_length
+                cols.append([c.has_column_index, c.has_offset_index,
+                             None if off is None or off < 0 else off,
+                             None if ln is None or ln < 0 else ln])
+            rgs.append(cols)
+        print(json.dumps(rgs))
+    except Exception as e:
+        print(json.dumps({"error": str(e)}))
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(script)
+        .args(files)
+        .output()
+        .expect("run python3 with pyarrow");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn meta_json_index_and_bloom_offsets_agree_with_pyarrow() {
+    let mut files = parket::testing::corpus_files("data");
+    files.extend(parket::testing::corpus_files("data/geospatial"));
+    let files: Vec<String> = files
+        .iter()
+        .map(|p| p.display().to_string())
+        .filter(|n| n.ends_with(".parquet"))
+        .collect();
+    let expected = pyarrow_index_offsets(&files);
+    assert_eq!(expected.len(), files.len());
+    let (mut compared, mut with_index, mut with_bloom) = (0, 0, 0);
+    for (name, py) in files.iter().zip(&expected) {
+        if py.get("error").is_some() {
+            continue;
+        }
+        let out = parket(&["meta", "--json", name]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ours: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for (i, (rg, prg)) in ours["row_groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(py.as_array().unwrap())
+            .enumerate()
+        {
+            for (j, (c, p)) in rg["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .zip(prg.as_array().unwrap())
+                .enumerate()
+            {
+                let at = format!("{name}: row group {i} column {j}");
+                assert_eq!(
+                    !c["column_index"].is_null(),
+                    p[0].as_bool().unwrap(),
+                    "{at}: column index"
+                );
+                assert_eq!(
+                    !c["offset_index"].is_null(),
+                    p[1].as_bool().unwrap(),
+                    "{at}: offset index"
+                );
+                assert_eq!(
+                    c["bloom_filter"]["offset"], p[2],
+                    "{at}: bloom_filter_offset"
+                );
+                assert_eq!(
+                    c["bloom_filter"]["length"], p[3],
+                    "{at}: bloom_filter_length"
+                );
+                with_index += usize::from(p[0].as_bool().unwrap());
+                with_bloom += usize::from(!p[2].is_null());
+            }
+        }
+        compared += 1;
+    }
+    assert!(compared >= 60, "only {compared} files compared");
+    assert!(
+        with_index >= 20 && with_bloom >= 2,
+        "{with_index} indexes, {with_bloom} filters"
+    );
+}

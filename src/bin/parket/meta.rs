@@ -365,6 +365,20 @@ fn meta_json(md: &FileMetaData, schema: &Schema) -> String {
         out.push(']');
     }
     o.str("schema", &schema.to_string());
+    match md.column_orders.as_deref() {
+        None => o.raw("column_orders", "null"),
+        Some(orders) => {
+            let out = o.key("column_orders");
+            out.push('[');
+            for (k, order) in orders.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                push_str(out, &order_name(order));
+            }
+            out.push(']');
+        }
+    }
     o.raw("encrypted_columns", md.encryption_algorithm.is_some());
     {
         let out = o.key("row_groups");
@@ -382,13 +396,7 @@ fn meta_json(md: &FileMetaData, schema: &Schema) -> String {
                 if j > 0 {
                     cols.push(',');
                 }
-                column_json(
-                    cols,
-                    schema,
-                    md.column_orders.as_deref(),
-                    j,
-                    cc.meta_data.as_ref(),
-                );
+                column_json(cols, schema, md.column_orders.as_deref(), j, cc);
             }
             cols.push(']');
             r.end();
@@ -405,8 +413,9 @@ fn column_json(
     schema: &Schema,
     orders: Option<&[ColumnOrder]>,
     j: usize,
-    m: Option<&ColumnMetaData>,
+    cc: &ColumnChunk,
 ) {
+    let m = cc.meta_data.as_ref();
     let mut c = Obj::new(out);
     c.str("path", &column_path(schema, j, m));
     let Some(m) = m else {
@@ -437,13 +446,75 @@ fn column_json(
         Some(st) => {
             let mut so = Obj::new(c.key("statistics"));
             so.opt_raw("null_count", st.null_count);
+            so.opt_raw("nan_count", st.nan_count);
             let (min, max) = min_max_json(schema, j, orders, st);
+            if min.is_none() || max.is_none() {
+                let why = why_no_min_max(schema, j, orders.and_then(|o| o.get(j)), st);
+                so.str("no_min_max_because", why);
+            }
             so.raw("min", min.as_deref().unwrap_or("null"));
             so.raw("max", max.as_deref().unwrap_or("null"));
             so.end();
         }
     }
+    let range = |c: &mut Obj<'_>, k: &str, o: Option<i64>, l: Option<i32>| match o {
+        None => c.raw(k, "null"),
+        Some(o) => {
+            let mut r = Obj::new(c.key(k));
+            r.raw("offset", o);
+            r.opt_raw("length", l);
+            r.end();
+        }
+    };
+    range(
+        &mut c,
+        "column_index",
+        cc.column_index_offset,
+        cc.column_index_length,
+    );
+    range(
+        &mut c,
+        "offset_index",
+        cc.offset_index_offset,
+        cc.offset_index_length,
+    );
+    range(
+        &mut c,
+        "bloom_filter",
+        m.bloom_filter_offset,
+        m.bloom_filter_length,
+    );
+    match &m.size_statistics {
+        None => c.raw("size_statistics", "null"),
+        Some(z) => {
+            let mut zo = Obj::new(c.key("size_statistics"));
+            zo.opt_raw(
+                "unencoded_byte_array_data_bytes",
+                z.unencoded_byte_array_data_bytes,
+            );
+            let list = |v: &Option<Vec<i64>>| v.as_ref().map(|h| format!("{h:?}").replace(' ', ""));
+            zo.opt_raw(
+                "repetition_level_histogram",
+                list(&z.repetition_level_histogram),
+            );
+            zo.opt_raw(
+                "definition_level_histogram",
+                list(&z.definition_level_histogram),
+            );
+            zo.end();
+        }
+    }
     c.end();
+}
+
+/// The spec's name of a column order.
+fn order_name(order: &ColumnOrder) -> String {
+    match order {
+        ColumnOrder::TypeOrder => "TYPE_ORDER".into(),
+        ColumnOrder::Ieee754TotalOrder => "IEEE_754_TOTAL_ORDER".into(),
+        ColumnOrder::Int96TimestampOrder => "INT96_TIMESTAMP_ORDER".into(),
+        ColumnOrder::Unknown { field_id } => format!("unknown (union field {field_id})"),
+    }
 }
 
 /// The chunk's min and max as JSON values of the column (as `cat --json` prints its cells):
