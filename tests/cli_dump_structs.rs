@@ -393,3 +393,31 @@ fn meta_json_index_and_bloom_offsets_agree_with_pyarrow() {
         "{with_index} indexes, {with_bloom} filters"
     );
 }
+
+#[test]
+fn meta_shows_size_statistics_worked_by_hand() {
+    // s = "a", null: definition levels 1, 0 -> histogram [1, 1]; 1 unencoded byte ("a").
+    // l = [1, 2], []: entries (rep 0, def 3), (rep 1, def 3), (rep 0, def 1) -> repetition
+    // histogram [2, 1], definition histogram [0, 1, 0, 2].
+    let input = tmp("sizes.jsonl");
+    std::fs::write(&input, "{\"s\":\"a\",\"l\":[1,2]}\n{\"s\":null,\"l\":[]}\n").unwrap();
+    let file = tmp("sizes.parquet");
+    let f = file.to_str().unwrap();
+    stdout_of(&[
+        "write",
+        "--schema",
+        "message m { optional binary s (STRING); optional group l (LIST) { \
+         repeated group list { optional int32 element; } } }",
+        "--input",
+        input.to_str().unwrap(),
+        "--output",
+        f,
+    ]);
+    let m = stdout_of(&["meta", f]);
+    for want in [
+        "size statistics: unencoded byte-array data 1 bytes, definition level histogram [1, 1]",
+        "size statistics: repetition level histogram [2, 1], definition level histogram [0, 1, 0, 2]",
+    ] {
+        assert!(has_line(&m, want), "missing {want:?} in\n{m}");
+    }
+}

@@ -297,6 +297,9 @@ fn chunk_extras_text(s: &mut String, cc: &ColumnChunk, m: &ColumnMetaData) {
         if let Some(h) = &z.definition_level_histogram {
             parts.push(format!("definition level histogram {h:?}"));
         }
+        if parts.is_empty() {
+            parts.push("present, with no field set".into());
+        }
         let _ = writeln!(s, "      size statistics: {}", parts.join(", "));
     }
 }
