@@ -74,6 +74,7 @@ pub mod format;
 pub mod levels;
 pub mod limits;
 pub mod page;
+pub mod predicate;
 pub mod read;
 pub mod record;
 pub mod schema;

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("bloom", 4),
     ("levels", 5),
     ("record", 5),
+    ("predicate", 5),
     ("read", 6),
     ("write", 6),
 ];
