@@ -9,8 +9,8 @@
 //! table in memory is the expectation; the test prints how often). parket reads
 //! the predicate's columns with the reader, applies `Predicate::evaluate`, and must select
 //! the same rows. Every pruning stage is checked too: a row group that statistics or
-//! dictionaries prune holds no expected row, and every expected row is inside the page index's
-//! row ranges.
+//! dictionaries or Bloom filters (pyarrow's, written for some columns of half the seeds) prune
+//! holds no expected row, and every expected row is inside the page index's row ranges.
 //!
 //! Seeds: `PARKET_WHERE_SEEDS=A..B` (default `0..30`, a few seconds); a longer run is e.g.
 //! `PARKET_WHERE_SEEDS=0..2000 cargo test --all-features --test predicate_interop`.
@@ -18,7 +18,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use parket::format::{ColumnIndex, Encoding, OffsetIndex, PageType};
+use parket::bloom::{hash_bytes, Sbbf};
+use parket::format::{
+    BloomFilterHeader, ColumnIndex, ColumnMetaData, Encoding, OffsetIndex, PageType,
+};
 use parket::predicate::{ColumnBatch, Predicate};
 use parket::read::FileReader;
 use parket::values::ValuesRef;
@@ -39,8 +42,23 @@ fn index<'a, T>(
         .map(|(t, _)| t)
 }
 
+/// The Bloom filter of a column chunk, when it has one.
+fn bloom(bytes: &[u8], meta: &ColumnMetaData) -> Option<Sbbf> {
+    let start = usize::try_from(meta.bloom_filter_offset?).ok()?;
+    let (header, hlen) = BloomFilterHeader::decode(bytes.get(start..)?).ok()?;
+    let from = start + hlen;
+    let bits = bytes.get(from..from + usize::try_from(header.num_bytes).ok()?)?;
+    Sbbf::from_bytes(bits).ok()
+}
+
 /// Checks one case; returns a message on a mismatch.
-fn check(file: &FileReader<'_>, bytes: &[u8], text: &str, expected: &[u64]) -> Result<(), String> {
+fn check(
+    file: &FileReader<'_>,
+    bytes: &[u8],
+    text: &str,
+    expected: &[u64],
+    pruned: &mut [u64; 5],
+) -> Result<(), String> {
     let md = file.metadata();
     let p = Predicate::parse(text, file.schema()).map_err(|e| format!("parse: {e}"))?;
     let orders = md.column_orders.as_deref();
@@ -73,7 +91,10 @@ fn check(file: &FileReader<'_>, bytes: &[u8], text: &str, expected: &[u64]) -> R
                 .map(|(i, _)| base + i as u64),
         );
         // Stage 1: statistics.
-        if !p.row_group_may_match(rg, orders) && !here.is_empty() {
+        pruned[0] += 1;
+        let by_stats = !p.row_group_may_match(rg, orders);
+        pruned[1] += u64::from(by_stats);
+        if by_stats && !here.is_empty() {
             return Err(format!(
                 "row group {g} pruned by statistics holds rows {here:?}"
             ));
@@ -104,9 +125,30 @@ fn check(file: &FileReader<'_>, bytes: &[u8], text: &str, expected: &[u64]) -> R
             .iter()
             .map(|d| d.as_ref().map(|v| v.as_ref()))
             .collect();
-        if !p.dictionaries_may_match(&refs) && !here.is_empty() {
+        let by_dict = !p.dictionaries_may_match(&refs);
+        pruned[2] += u64::from(by_dict);
+        if by_dict && !here.is_empty() {
             return Err(format!(
                 "row group {g} pruned by dictionaries holds rows {here:?}"
+            ));
+        }
+        // Stage 3: Bloom filters.
+        let filters: Vec<(usize, Sbbf)> = p
+            .columns()
+            .iter()
+            .filter_map(|&c| Some((c, bloom(bytes, rg.columns[c].meta_data.as_ref()?)?)))
+            .collect();
+        let probe = |c: usize, b: &[u8]| {
+            filters
+                .iter()
+                .find(|(fc, _)| *fc == c)
+                .is_none_or(|(_, f)| f.check_hash(hash_bytes(b)))
+        };
+        let by_bloom = !p.bloom_may_match(probe);
+        pruned[3] += u64::from(by_bloom);
+        if by_bloom && !here.is_empty() {
+            return Err(format!(
+                "row group {g} pruned by Bloom filters holds rows {here:?}"
             ));
         }
         // Stage 4: the page index.
@@ -135,6 +177,7 @@ fn check(file: &FileReader<'_>, bytes: &[u8], text: &str, expected: &[u64]) -> R
             .map(|x| x.as_ref().map(|(a, b)| (a, b)))
             .collect();
         let ranges = p.page_row_ranges(rg, orders, &idx_refs);
+        pruned[4] += n - ranges.row_count();
         if let Some(r) = here.iter().find(|&&r| !ranges.contains(r)) {
             return Err(format!(
                 "row group {g}: row {r} (of the group) is outside the page index's ranges {:?}",
@@ -172,6 +215,9 @@ fn row_selection_matches_pyarrow() {
     let mut failures = Vec::new();
     let mut n = 0;
     let mut pyarrow_pruning_bugs = 0;
+    // Row groups seen, pruned by statistics, dictionaries, Bloom filters; rows the page
+    // index excluded.
+    let mut pruned = [0u64; 5];
     for seed in cases.as_array().unwrap() {
         let s = seed["seed"].as_u64().unwrap();
         let bytes = std::fs::read(seed["file"].as_str().unwrap()).unwrap();
@@ -186,7 +232,7 @@ fn row_selection_matches_pyarrow() {
                 .iter()
                 .map(|r| r.as_u64().unwrap())
                 .collect();
-            if let Err(m) = check(&file, &bytes, text, &rows) {
+            if let Err(m) = check(&file, &bytes, text, &rows, &mut pruned) {
                 failures.push(format!(
                     "seed {s} (options {}): {text}\n  {m}\n  repro: PARKET_WHERE_SEEDS={s}..{} cargo test --all-features --test predicate_interop",
                     seed["options"],
@@ -196,6 +242,11 @@ fn row_selection_matches_pyarrow() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "{n} cases over {} row groups: statistics pruned {}, dictionaries {}, Bloom filters {}; \
+         the page index excluded {} rows",
+        pruned[0], pruned[1], pruned[2], pruned[3], pruned[4]
+    );
     if pyarrow_pruning_bugs > 0 {
         eprintln!(
             "note: in {pyarrow_pruning_bugs} cases pyarrow's read_table(filters=...) dropped rows \

@@ -204,6 +204,9 @@ def one(seed, out, n_cases):
     )
     if r.random() < 0.3:
         opts["write_batch_size"] = r.choice([3, 17])
+    if r.random() < 0.5:
+        opts["bloom_filter_options"] = {c.name: {"ndv": max(n, 1), "fpp": 0.01}
+                                        for c in cols if c.name != "flag" and r.random() < 0.7}
     pq.write_table(table, path, **opts)
     cases = []
     for _ in range(n_cases):
