@@ -425,6 +425,64 @@ mod tests {
     }
 
     #[test]
+    fn booleans_halves_times_and_binary() {
+        let s = "message m { optional boolean b; required fixed_len_byte_array(2) h (FLOAT16);
+                 required int64 ts (TIMESTAMP(MILLIS, true)); required binary raw;
+                 required float f; }";
+        // FLOAT16: 1.0 = 0x3c00, -2.0 = 0xc000, NaN = 0x7e00, -0.0 = 0x8000.
+        let halves = [0x00u8, 0x3c, 0x00, 0xc0, 0x00, 0x7e, 0x00, 0x80];
+        let raw: ByteArrays = [&[0u8][..], &[0xff], &[], &[0, 1]].into_iter().collect();
+        let batches = [
+            ColumnBatch {
+                values: ValuesRef::Boolean(&[true, false, true]),
+                def_levels: &[1, 1, 0, 1],
+            },
+            ColumnBatch {
+                values: ValuesRef::FixedLenByteArray(
+                    FixedLenByteArraysRef::new(2, &halves).unwrap(),
+                ),
+                def_levels: &[],
+            },
+            // 1970-01-01T00:00:00.001Z, one day, -1 ms, 0.
+            ColumnBatch {
+                values: ValuesRef::Int64(&[1, 86_400_000, -1, 0]),
+                def_levels: &[],
+            },
+            ColumnBatch {
+                values: ValuesRef::ByteArray(raw.as_ref()),
+                def_levels: &[],
+            },
+            ColumnBatch {
+                values: ValuesRef::Float(&[0.1, f32::NAN, 1e30, -0.0]),
+                def_levels: &[],
+            },
+        ];
+        let (t, x) = (true, false);
+        assert_eq!(run(s, "b = true", &batches), [t, x, x, t]);
+        assert_eq!(run(s, "b != true", &batches), [x, t, x, x]);
+        assert_eq!(run(s, "b > false", &batches), [t, x, x, t]);
+        assert_eq!(run(s, "h > -2", &batches), [t, x, x, t]);
+        assert_eq!(run(s, "h = 0", &batches), [x, x, x, t]);
+        assert_eq!(run(s, "h != 1", &batches), [x, t, t, t]);
+        assert_eq!(
+            run(s, "ts >= '1970-01-01T00:00:00.001Z'", &batches),
+            [t, t, x, x]
+        );
+        assert_eq!(
+            run(s, "ts < '1970-01-02T00:00:00Z'", &batches),
+            [t, x, t, t]
+        );
+        assert_eq!(run(s, "ts in (0, -1)", &batches), [x, x, t, t]);
+        assert_eq!(run(s, "raw = 'AAE='", &batches), [x, x, x, t]);
+        assert_eq!(run(s, "raw > 'AA=='", &batches), [x, t, x, t]);
+        assert_eq!(run(s, "raw = ''", &batches), [x, x, t, x]);
+        // The FLOAT literal 0.1 is the f32 nearest 0.1 (not the double widened).
+        assert_eq!(run(s, "f = 0.1", &batches), [t, x, x, x]);
+        assert_eq!(run(s, "f >= 1e30", &batches), [x, x, t, x]);
+        assert_eq!(run(s, "f <= 0", &batches), [x, x, x, t]);
+    }
+
+    #[test]
     fn bad_batches_are_errors() {
         let s = Schema::parse("message m { optional int32 x; required int64 y; }").unwrap();
         let p = Predicate::parse("x = 1 and y = 2", &s).unwrap();
