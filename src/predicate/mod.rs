@@ -79,6 +79,13 @@ pub use expr::{col, col_path, not, Column, CompareOp, Expr, Literal};
 pub use parse::parse_expr;
 pub use row_ranges::RowRanges;
 
+// A bound predicate is plain data: several threads may share one.
+const _: fn() = || {
+    fn shared<T: Send + Sync>() {}
+    shared::<Predicate>();
+    shared::<RowRanges>();
+};
+
 /// A row group whose column chunks have these statistics and `num_values` (for examples
 /// and tests).
 #[doc(hidden)]
