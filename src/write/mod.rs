@@ -53,11 +53,13 @@
 //! assert_eq!(&file[file.len() - 4..], b"PAR1");
 //! ```
 
+mod chunk;
 mod column;
 mod options;
-mod page;
+mod page_index;
 
-pub use column::{ColumnWriter, SLICE_LEVELS};
+pub use chunk::SLICE_LEVELS;
+pub use column::ColumnWriter;
 pub use options::{
     encoding_allowed, BloomFilterOptions, ColumnOptions, PageVersion, WriteOptions,
     DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, DEFAULT_DATA_PAGE_SIZE,

@@ -24,15 +24,7 @@ use crate::compression::Codec;
 use crate::error::{Error, Result};
 use crate::format::{Encoding, KeyValue, PhysicalType};
 
-/// Data page format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PageVersion {
-    /// DATA_PAGE: levels and values compressed together, levels length-prefixed.
-    V1,
-    /// DATA_PAGE_V2: levels uncompressed outside the values; num_nulls and num_rows in the
-    /// header.
-    V2,
-}
+pub use crate::page::encode::PageVersion;
 
 /// Bloom filter settings of a column.
 #[derive(Debug, Clone, Copy, PartialEq)]
