@@ -292,6 +292,7 @@ mod tests {
     use super::*;
     use crate::compression::Codec;
     use crate::schema::Schema;
+    use crate::values::Values;
     use crate::write::WriteOptions;
     use proptest::prelude::*;
 
