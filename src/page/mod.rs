@@ -6,7 +6,9 @@
 //! `DictionaryPageHeader`) and the README's "Data Pages" section.
 //!
 //! - [`decode`]: a page's bytes to levels and values (the reader's side);
-//! - `encode` (feature `write`): levels and values to a page's bytes (the writer's side).
+//! - `encode` (feature `write`): levels and values to a page's bytes, through a `PageEncoder`
+//!   that keeps its buffers and codec state from page to page (the writer's side: the writer
+//!   builds every page with it).
 
 pub mod decode;
 #[cfg(feature = "write")]
