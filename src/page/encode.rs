@@ -76,8 +76,8 @@ use alloc::vec::Vec;
 use crate::bytes::crc32::Crc32;
 use crate::compression::{Codec, Compressor};
 use crate::encoding::{
-    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
-    dictionary, plain, rle,
+    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, dictionary,
+    plain, rle,
 };
 use crate::error::{Error, Result};
 use crate::format::{
@@ -139,9 +139,7 @@ impl PageValues<'_> {
     /// The encoding the header names.
     pub fn encoding(&self) -> Encoding {
         match self {
-            PageValues::Values { encoding, .. } | PageValues::Encoded { encoding, .. } => {
-                *encoding
-            }
+            PageValues::Values { encoding, .. } | PageValues::Encoded { encoding, .. } => *encoding,
             PageValues::DictionaryIds { .. } => Encoding::RleDictionary,
         }
     }
@@ -375,7 +373,9 @@ impl PageEncoder {
                 PageVersion::V1 if codec == Codec::Uncompressed => {
                     rle::encode_levels_with_length(levels, w, &mut self.body)
                 }
-                PageVersion::V1 => rle::encode_levels_with_length_for_codec(levels, w, &mut self.body),
+                PageVersion::V1 => {
+                    rle::encode_levels_with_length_for_codec(levels, w, &mut self.body)
+                }
                 PageVersion::V2 => rle::encode_levels(levels, w, &mut self.body),
             }
             *len = self.body.len() - start;

@@ -37,8 +37,9 @@ use crate::schema::ColumnDescriptor;
 use crate::statistics::{StatKind, StatisticsBuilder};
 use crate::values::{Values, ValuesRef};
 
+use super::open_page::OpenPage;
 use super::options::ColumnSettings;
-use super::page_index::{empty_histogram, ChunkIndexes, PageEntry, PageIndexBuilder};
+use super::page_index::{ChunkIndexes, PageEntry, PageIndexBuilder};
 
 /// Levels per slice between page-full checks (pyarrow checks every 1024 values).
 pub const SLICE_LEVELS: usize = 1024;
@@ -56,51 +57,6 @@ pub(crate) trait PageSink {
 
     /// The buffer of the last data page's encoded values, which ends that page.
     fn values_buffer(&mut self, values: Vec<u8>);
-}
-
-/// The open page: its levels, its values (dictionary ids, values, or PLAIN bytes encoded as
-/// they arrived), and what its header, the page index and the statistics will say of it.
-#[derive(Debug)]
-struct OpenPage {
-    def: Vec<u16>,
-    rep: Vec<u16>,
-    rows: usize,
-    nulls: usize,
-    /// Values not dictionary-encoded (unless PLAIN-encoded on arrival, see `plain`).
-    values: Values,
-    /// PLAIN-encoded BYTE_ARRAY values, encoded as they arrive instead of kept in `values`
-    /// (see `ChunkEncoder::direct_plain`), and how many.
-    plain: Vec<u8>,
-    plain_count: usize,
-    /// Dictionary ids of the values, while the dictionary is in use.
-    ids: Vec<u32>,
-    stats: StatisticsBuilder,
-    byte_array_bytes: i64,
-    def_histogram: Vec<i64>,
-    rep_histogram: Vec<i64>,
-    /// Dictionary ids used by the page since its statistics were last brought up to date (a
-    /// bitset over ids, and the ids in the order first seen): a dictionary-encoded page's
-    /// min/max are those of its distinct entries, computed once per entry at its end instead
-    /// of once per value.
-    seen_bits: Vec<u64>,
-    seen_ids: Vec<u32>,
-}
-
-impl OpenPage {
-    fn clear(&mut self) {
-        self.def.clear();
-        self.rep.clear();
-        self.rows = 0;
-        self.nulls = 0;
-        self.values.clear();
-        self.plain.clear();
-        self.plain_count = 0;
-        self.ids.clear();
-        self.stats.clear();
-        self.byte_array_bytes = 0;
-        self.def_histogram.iter_mut().for_each(|x| *x = 0);
-        self.rep_histogram.iter_mut().for_each(|x| *x = 0);
-    }
 }
 
 /// The buffers a chunk encoder fills and empties page after page, and its page encoder: handed
@@ -178,22 +134,7 @@ impl ChunkEncoder {
         let (max_def, max_rep) = (descr.max_def_level, descr.max_rep_level);
         let byte_array = descr.physical_type == PhysicalType::ByteArray;
         Ok(ChunkEncoder {
-            page: OpenPage {
-                def: Vec::new(),
-                rep: Vec::new(),
-                rows: 0,
-                nulls: 0,
-                values: Values::new(descr.physical_type, width),
-                plain: Vec::new(),
-                plain_count: 0,
-                ids: Vec::new(),
-                stats: StatisticsBuilder::new(kind),
-                byte_array_bytes: 0,
-                def_histogram: empty_histogram(max_def),
-                rep_histogram: empty_histogram(max_rep),
-                seen_bits: Vec::new(),
-                seen_ids: Vec::new(),
-            },
+            page: OpenPage::new(descr.physical_type, width, kind, max_def, max_rep),
             kind,
             width,
             dictionary_active: dictionary.is_some(),
@@ -505,29 +446,8 @@ impl ChunkEncoder {
         } else {
             vals.len()
         };
-        let page = &mut self.page;
-        page.def.extend_from_slice(d);
-        page.rep.extend_from_slice(r);
-        // One pass per level array: the histogram also counts the values (levels at
-        // max_def_level) and the rows (repetition levels 0).
         let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
-        let values_in_levels = if max_def > 0 {
-            let before = page.def_histogram[max_def as usize];
-            add_to_histogram(&mut page.def_histogram, d);
-            (page.def_histogram[max_def as usize] - before) as usize
-        } else {
-            n
-        };
-        page.rows += if max_rep > 0 {
-            let before = page.rep_histogram[0];
-            add_to_histogram(&mut page.rep_histogram, r);
-            (page.rep_histogram[0] - before) as usize
-        } else {
-            n
-        };
-        let nulls = n - values_in_levels;
-        page.nulls += nulls;
-        page.stats.add_nulls(nulls as u64);
+        self.page.add_levels(d, r, n, max_def, max_rep);
         if self.settings.statistics {
             match ids {
                 // Integers: a branch-free min/max over the values beats marking their ids.
@@ -539,7 +459,7 @@ impl ChunkEncoder {
                 {
                     self.page.stats.update(vals)?
                 }
-                Some(ids) => self.mark_seen(ids),
+                Some(ids) => self.page.mark_seen(ids),
                 None => self.page.stats.update(vals)?,
             }
         }
@@ -550,64 +470,6 @@ impl ChunkEncoder {
             Some(i) => self.page.ids.extend_from_slice(i),
             None => self.push_values(vals)?,
         }
-        Ok(())
-    }
-
-    /// Marks dictionary ids as used by the open page (see `OpenPage::seen_ids`).
-    fn mark_seen(&mut self, ids: &[u32]) {
-        let page = &mut self.page;
-        let mut last = u32::MAX;
-        for &id in ids {
-            // Runs of one id are common (sorted or low-cardinality data).
-            if id == last {
-                continue;
-            }
-            last = id;
-            let (word, bit) = (id as usize / 64, id % 64);
-            if word >= page.seen_bits.len() {
-                page.seen_bits.resize(word + 1, 0);
-            }
-            let w = &mut page.seen_bits[word];
-            if *w & (1 << bit) == 0 {
-                *w |= 1 << bit;
-                page.seen_ids.push(id);
-            }
-        }
-    }
-
-    /// Brings the open page's statistics up to date with the dictionary entries it used:
-    /// min/max over the distinct entries equal min/max over the values (ties are equal
-    /// values, and float zeros are normalised when written).
-    fn settle_seen(&mut self) -> Result<()> {
-        if self.page.seen_ids.is_empty() {
-            return Ok(());
-        }
-        match self.dictionary.as_ref().map(|d| d.dictionary()) {
-            // Byte strings compared in place, not gathered into a copy first.
-            Some(Values::ByteArray(d))
-                if matches!(self.kind, StatKind::Bytes | StatKind::Decimal) =>
-            {
-                self.page.stats.update_byte_strings(
-                    self.page
-                        .seen_ids
-                        .iter()
-                        .filter_map(|&id| d.get(id as usize)),
-                );
-            }
-            _ => {
-                if let Some(dict) = &self.dictionary {
-                    let mut entries = Values::new(self.descr.physical_type, self.width);
-                    dictionary::gather(dict.dictionary().as_ref(), &self.page.seen_ids, &mut entries)?;
-                    self.page.stats.update(entries.as_ref())?;
-                }
-            }
-        }
-        for &id in &self.page.seen_ids {
-            if let Some(w) = self.page.seen_bits.get_mut(id as usize / 64) {
-                *w = 0;
-            }
-        }
-        self.page.seen_ids.clear();
         Ok(())
     }
 
@@ -675,7 +537,8 @@ impl ChunkEncoder {
     /// The dictionary is full or does not pay: the open page's ids become values again and
     /// the rest of the chunk uses the fallback encoding.
     fn fall_back(&mut self, sink: &mut dyn PageSink) -> Result<()> {
-        self.settle_seen()?;
+        self.page
+            .settle_seen(self.dictionary.as_ref().map(|d| d.dictionary()), self.kind)?;
         self.dictionary_active = false;
         self.dictionary_complete(sink)?;
         if let Some(dict) = &self.dictionary {
@@ -767,7 +630,8 @@ impl ChunkEncoder {
         if self.dictionary_active && self.dictionary_pages == 0 && !self.dictionary_pays() {
             self.fall_back(sink)?;
         }
-        self.settle_seen()?;
+        self.page
+            .settle_seen(self.dictionary.as_ref().map(|d| d.dictionary()), self.kind)?;
         let levels = self.page_levels();
         if levels == 0 && self.index.num_pages() > 0 {
             return Ok(());
@@ -948,55 +812,6 @@ fn max_of(levels: &[u16]) -> u16 {
     levels.iter().fold(0, |m, &x| m.max(x))
 }
 
-/// Adds `levels` to `hist` (one counter per level 0..=max, levels already checked against
-/// the max). Levels of at most 1 are counted without indexing.
-fn add_to_histogram(hist: &mut [i64], levels: &[u16]) {
-    // Few levels (max level below 8, as nearly always): one vectorised count per level
-    // above 0, instead of an increment per value (a chain through the same counter).
-    if hist.len() <= 8 {
-        let mut counted = 0;
-        for (level, h) in hist.iter_mut().enumerate().skip(1) {
-            let k = count_level(levels, level as u16);
-            *h += k as i64;
-            counted += k;
-        }
-        if let Some(zeros) = hist.first_mut() {
-            *zeros += (levels.len() - counted) as i64;
-        }
-        return;
-    }
-    for &x in levels {
-        if let Some(h) = hist.get_mut(x as usize) {
-            *h += 1;
-        }
-    }
-}
-
 fn u32_of(n: usize) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::limit("values in a page", n as u64, u32::MAX as u64))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn histogram_matches_a_count_per_level(
-            max in 0u16..12,
-            raw in proptest::collection::vec(any::<u16>(), 0..300),
-            start in proptest::collection::vec(0i64..5, 13),
-        ) {
-            let levels: Vec<u16> = raw.iter().map(|&x| x % (max + 1)).collect();
-            let mut hist = start[..=max as usize].to_vec();
-            let mut expected = hist.clone();
-            for &x in &levels {
-                expected[x as usize] += 1;
-            }
-            add_to_histogram(&mut hist, &levels);
-            prop_assert_eq!(hist, expected);
-        }
-    }
-
 }

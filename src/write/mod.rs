@@ -55,6 +55,7 @@
 
 mod chunk;
 mod column;
+mod open_page;
 mod options;
 mod page_index;
 

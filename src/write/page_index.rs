@@ -266,7 +266,10 @@ mod tests {
         b.add(entry(2, &[2, 0], None));
         let done = b.finish(true);
         let ci = done.column_index.unwrap();
-        assert_eq!(ci.definition_level_histograms, Some(alloc::vec![1, 3, 2, 0]));
+        assert_eq!(
+            ci.definition_level_histograms,
+            Some(alloc::vec![1, 3, 2, 0])
+        );
         assert_eq!(ci.null_pages, [false, true]);
         assert_eq!(ci.null_counts, Some(alloc::vec![1, 2]));
         assert_eq!(ci.boundary_order, BoundaryOrder::Ascending);
