@@ -304,28 +304,9 @@ pub fn compare_decimal(a: &[u8], b: &[u8]) -> Ordering {
 
 /// The value of a little-endian IEEE 754 half (2 bytes), as f32; NaN for other lengths.
 pub fn half_of(bytes: &[u8]) -> f32 {
-    let [lo, hi] = bytes else { return f32::NAN };
-    let h = u16::from_le_bytes([*lo, *hi]);
-    let sign = if h & 0x8000 != 0 { -1.0f32 } else { 1.0 };
-    let exp = ((h >> 10) & 0x1f) as i32;
-    let frac = (h & 0x3ff) as f32;
-    match exp {
-        0 => sign * frac * (1.0 / 16_777_216.0), // 2^-24
-        0x1f if frac == 0.0 => sign * f32::INFINITY,
-        0x1f => f32::NAN,
-        e => {
-            let mut m = 1.0 + frac / 1024.0;
-            let mut k = e - 15;
-            while k > 0 {
-                m *= 2.0;
-                k -= 1;
-            }
-            while k < 0 {
-                m /= 2.0;
-                k += 1;
-            }
-            sign * m
-        }
+    match bytes {
+        [lo, hi] => crate::bytes::float16::f16_to_f32(u16::from_le_bytes([*lo, *hi])),
+        _ => f32::NAN,
     }
 }
 

@@ -5,6 +5,7 @@
 //! - [`varint`]: ULEB128 variable-length integers and zigzag, used by Thrift and by the RLE and
 //!   DELTA encodings.
 //! - [`crc32`]: the CRC-32 of page checksums (IEEE polynomial, as zlib).
+//! - [`float16`]: IEEE 754 half precision to and from `f32` (the FLOAT16 logical type).
 //! - [`bitpack`]: packing and unpacking of small integers, LSB first in groups of 8 (the
 //!   RLE / bit-packing hybrid) and MSB first (the deprecated BIT_PACKED encoding).
 //! - `extend_short` (crate-internal): appending a short byte string as a fixed-size block, for
@@ -13,6 +14,7 @@
 pub mod bitpack;
 pub mod crc32;
 pub mod cursor;
+pub mod float16;
 pub mod varint;
 
 pub use cursor::Cursor;

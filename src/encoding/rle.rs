@@ -130,6 +130,74 @@ impl Sink for bool {
     }
 }
 
+/// A run of the hybrid as its header says, after [`run_header`] checked it.
+enum RunHeader<'a> {
+    /// `count` bit-packed values (a multiple of 8), whose bytes start `bytes` (which runs on
+    /// past the run: see [`for_each_run`]).
+    Packed { count: usize, bytes: &'a [u8] },
+    /// `len` copies of `value`.
+    Rle { value: u32, len: usize },
+}
+
+/// Reads and checks the next run header of the hybrid (and an RLE run's value) at `c`, and
+/// steps `c` over the run. The one parser of run headers, shared by [`decode_hybrid`] and
+/// [`for_each_run`]; `bit_width` is at most 32.
+#[inline(always)]
+fn run_header<'a>(c: &mut Cursor<'a>, bit_width: u32) -> Result<RunHeader<'a>> {
+    if c.is_empty() {
+        return Err(c.truncated("RLE/bit-packing hybrid run", 1));
+    }
+    let header_at = c.position() as u64;
+    let header = c
+        .uleb128("RLE/bit-packing hybrid run header")
+        .map_err(|e| e.at_offset(header_at))?;
+    if header & 1 == 1 {
+        // Spec: bit-packed-header := varint-encode(<bit-pack-scaled-run-len> << 1 | 1)
+        let groups = header >> 1;
+        if groups == 0 || groups > MAX_RUN_LEN / 8 {
+            return Err(Error::out_of_range(
+                "bit-packed run length in groups of 8",
+                groups.min(i64::MAX as u64) as i64,
+            )
+            .at_offset(header_at));
+        }
+        // groups <= 2^28, so neither product overflows. Checked against the bytes that
+        // remain before anything is decoded; at width 0 a run has no payload at all (Seen in
+        // the wild: ARROW-GH-43605).
+        let bytes = c.rest();
+        c.take(
+            groups as usize * bit_width as usize,
+            "bit-packed run values",
+        )?;
+        Ok(RunHeader::Packed {
+            count: groups as usize * 8,
+            bytes,
+        })
+    } else {
+        // Spec: rle-header := varint-encode( (rle-run-len) << 1)
+        let len = header >> 1;
+        if len == 0 || len > MAX_RUN_LEN {
+            return Err(
+                Error::out_of_range("RLE run length", len.min(i64::MAX as u64) as i64)
+                    .at_offset(header_at),
+            );
+        }
+        // Spec: repeated-value uses round-up-to-next-byte(bit-width) bytes, little endian.
+        let raw = c.take(bit_width.div_ceil(8) as usize, "RLE run value")?;
+        let value = raw.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
+        if bit_width < 32 && value >> bit_width != 0 {
+            return Err(
+                Error::out_of_range("RLE run value for its bit width", value as i64)
+                    .at_offset(header_at),
+            );
+        }
+        Ok(RunHeader::Rle {
+            value,
+            len: len as usize,
+        })
+    }
+}
+
 /// The hybrid decoder, generic over the output type. `max_width` is the widest bit width the
 /// output type holds.
 fn decode_hybrid<T: Sink>(
@@ -145,63 +213,25 @@ fn decode_hybrid<T: Sink>(
             bit_width as i64,
         ));
     }
-    let w = bit_width as usize;
-    let value_bytes = w.div_ceil(8);
     let mut c = Cursor::new(input);
     // A count from the input is only a promise: reserve what the input could justify for
     // bit-packed data, and let long RLE runs grow the vector as they are decoded.
     out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
     let mut remaining = num_values;
     while remaining > 0 {
-        if c.is_empty() {
-            return Err(c.truncated("RLE/bit-packing hybrid run", 1));
-        }
-        let header_at = c.position() as u64;
-        let header = c
-            .uleb128("RLE/bit-packing hybrid run header")
-            .map_err(|e| e.at_offset(header_at))?;
-        if header & 1 == 1 {
-            // Spec: bit-packed-header := varint-encode(<bit-pack-scaled-run-len> << 1 | 1)
-            let groups = header >> 1;
-            if groups == 0 || groups > MAX_RUN_LEN / 8 {
-                return Err(Error::out_of_range(
-                    "bit-packed run length in groups of 8",
-                    groups.min(i64::MAX as u64) as i64,
-                )
-                .at_offset(header_at));
+        match run_header(&mut c, bit_width)? {
+            RunHeader::Packed { count, bytes } => {
+                // Values past `num_values` are the padding of the last group(s): discarded.
+                let n = count.min(remaining);
+                // The unpacker gets the bytes after the run too (see `for_each_run`).
+                T::unpack(bytes, bit_width, n, out);
+                remaining -= n;
             }
-            // groups <= 2^28, so neither product overflows.
-            let count = groups as usize * 8;
-            // Checked against the bytes that remain before anything is decoded; at width 0
-            // a run has no payload at all (Seen in the wild: ARROW-GH-43605).
-            let from_run = c.rest();
-            c.take(groups as usize * w, "bit-packed run values")?;
-            // Values past `num_values` are the padding of the last group(s): discarded.
-            let n = count.min(remaining);
-            // The unpacker gets the bytes after the run too (see `for_each_run`).
-            T::unpack(from_run, bit_width, n, out);
-            remaining -= n;
-        } else {
-            // Spec: rle-header := varint-encode( (rle-run-len) << 1)
-            let len = header >> 1;
-            if len == 0 || len > MAX_RUN_LEN {
-                return Err(
-                    Error::out_of_range("RLE run length", len.min(i64::MAX as u64) as i64)
-                        .at_offset(header_at),
-                );
+            RunHeader::Rle { value, len } => {
+                let n = len.min(remaining);
+                out.resize(out.len() + n, T::from_u32(value));
+                remaining -= n;
             }
-            // Spec: repeated-value uses round-up-to-next-byte(bit-width) bytes, little endian.
-            let raw = c.take(value_bytes, "RLE run value")?;
-            let v = raw.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
-            if bit_width < 32 && v >> bit_width != 0 {
-                return Err(
-                    Error::out_of_range("RLE run value for its bit width", v as i64)
-                        .at_offset(header_at),
-                );
-            }
-            let n = (len as usize).min(remaining);
-            out.resize(out.len() + n, T::from_u32(v));
-            remaining -= n;
         }
     }
     Ok(c.position())
@@ -237,68 +267,36 @@ pub(crate) fn for_each_run(
         ));
     }
     let w = bit_width as usize;
-    let value_bytes = w.div_ceil(8);
     let mut c = Cursor::new(input);
     let mut tmp = [0u32; 512];
     let mut remaining = num_values;
     while remaining > 0 {
-        if c.is_empty() {
-            return Err(c.truncated("RLE/bit-packing hybrid run", 1));
-        }
-        let header_at = c.position() as u64;
-        let header = c
-            .uleb128("RLE/bit-packing hybrid run header")
-            .map_err(|e| e.at_offset(header_at))?;
-        if header & 1 == 1 {
-            // Spec: bit-packed-header := varint-encode(<bit-pack-scaled-run-len> << 1 | 1)
-            let groups = header >> 1;
-            if groups == 0 || groups > MAX_RUN_LEN / 8 {
-                return Err(Error::out_of_range(
-                    "bit-packed run length in groups of 8",
-                    groups.min(i64::MAX as u64) as i64,
-                )
-                .at_offset(header_at));
+        match run_header(&mut c, bit_width)? {
+            RunHeader::Packed { count, bytes } => {
+                let n = count.min(remaining);
+                remaining -= n;
+                if w == 0 {
+                    f(Run::Repeat(0, n))?;
+                    continue;
+                }
+                // 512 values of any width end on a byte boundary. The unpacker gets the bytes
+                // after the run too: it reads a group through a 72-byte window where 72 bytes
+                // remain, and copies the group into a padded buffer where they do not, which
+                // for a run cut at its end was every group of a short run (most runs of
+                // dictionary indices) and the last 72 bytes of a long one. Only the run's own
+                // bits are used.
+                for k in (0..n).step_by(512) {
+                    let m = (n - k).min(512);
+                    let src = bytes.get(k / 8 * w..).unwrap_or(&[]);
+                    bitpack::unpack32(src, bit_width, &mut tmp[..m]);
+                    f(Run::Packed(&tmp[..m]))?;
+                }
             }
-            let count = groups as usize * 8;
-            let from_run = c.rest();
-            c.take(groups as usize * w, "bit-packed run values")?;
-            let n = count.min(remaining);
-            remaining -= n;
-            if w == 0 {
-                f(Run::Repeat(0, n))?;
-                continue;
+            RunHeader::Rle { value, len } => {
+                let n = len.min(remaining);
+                remaining -= n;
+                f(Run::Repeat(value, n))?;
             }
-            // 512 values of any width end on a byte boundary. The unpacker gets the bytes
-            // after the run too: it reads a group through a 72-byte window where 72 bytes
-            // remain, and copies the group into a padded buffer where they do not, which for
-            // a run cut at its end was every group of a short run (most runs of dictionary
-            // indices) and the last 72 bytes of a long one. Only the run's own bits are used.
-            for k in (0..n).step_by(512) {
-                let m = (n - k).min(512);
-                let src = from_run.get(k / 8 * w..).unwrap_or(&[]);
-                bitpack::unpack32(src, bit_width, &mut tmp[..m]);
-                f(Run::Packed(&tmp[..m]))?;
-            }
-        } else {
-            // Spec: rle-header := varint-encode( (rle-run-len) << 1)
-            let len = header >> 1;
-            if len == 0 || len > MAX_RUN_LEN {
-                return Err(
-                    Error::out_of_range("RLE run length", len.min(i64::MAX as u64) as i64)
-                        .at_offset(header_at),
-                );
-            }
-            let raw = c.take(value_bytes, "RLE run value")?;
-            let v = raw.iter().rev().fold(0u32, |acc, &b| (acc << 8) | b as u32);
-            if bit_width < 32 && v >> bit_width != 0 {
-                return Err(
-                    Error::out_of_range("RLE run value for its bit width", v as i64)
-                        .at_offset(header_at),
-                );
-            }
-            let n = (len as usize).min(remaining);
-            remaining -= n;
-            f(Run::Repeat(v, n))?;
         }
     }
     Ok(c.position())

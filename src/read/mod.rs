@@ -59,6 +59,7 @@ use crate::format::{ColumnMetaData, FileMetaData};
 use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::page::decode::{PageColumn, PageDecoder};
+pub use crate::schema::ColumnSelector;
 use crate::schema::Schema;
 use chunk::{ChunkRange, PageStream};
 
@@ -114,40 +115,6 @@ pub(crate) enum SourceRef<'r> {
     Bytes(&'r [u8]),
     #[cfg(feature = "std")]
     Reader(&'r dyn ReadAt),
-}
-
-/// Names a leaf column: its index in [`Schema::columns`] or its dotted path (`"a.b.c"`).
-pub trait ColumnSelector {
-    /// The column's index in `schema`, or an error naming what was asked for.
-    fn column_index(&self, schema: &Schema) -> Result<usize>;
-}
-
-impl ColumnSelector for usize {
-    fn column_index(&self, schema: &Schema) -> Result<usize> {
-        if *self < schema.columns().len() {
-            Ok(*self)
-        } else {
-            Err(Error::invalid_argument_fmt(format_args!(
-                "column {} does not exist: the schema has {} leaf columns",
-                self,
-                schema.columns().len()
-            )))
-        }
-    }
-}
-
-impl ColumnSelector for &str {
-    fn column_index(&self, schema: &Schema) -> Result<usize> {
-        schema.column_index(self).ok_or_else(|| {
-            Error::invalid_argument_fmt(format_args!("no leaf column with the path {self:?}"))
-        })
-    }
-}
-
-impl ColumnSelector for String {
-    fn column_index(&self, schema: &Schema) -> Result<usize> {
-        self.as_str().column_index(schema)
-    }
 }
 
 /// A Parquet file opened for reading: its footer and schema, and readers of its column chunks.

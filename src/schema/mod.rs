@@ -110,6 +110,7 @@
 mod annotation;
 mod builder;
 mod project;
+mod selector;
 mod text;
 
 #[cfg(test)]
@@ -125,6 +126,7 @@ use crate::limits::Limits;
 
 pub use annotation::{converted_type_of, logical_type_of, max_decimal_precision_for_flba};
 pub use builder::{SchemaBuilder, Type};
+pub use selector::ColumnSelector;
 
 /// One node of the schema tree: a group or a leaf (primitive).
 #[derive(Debug, Clone, PartialEq, Eq)]

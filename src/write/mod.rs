@@ -75,6 +75,7 @@ use crate::format::{
     BloomFilterAlgorithm, BloomFilterCompression, BloomFilterHash, BloomFilterHeader, ColumnIndex,
     ColumnOrder, FileMetaData, OffsetIndex, RowGroup,
 };
+pub use crate::schema::ColumnSelector;
 use crate::schema::Schema;
 use crate::values::ValuesRef;
 
@@ -127,24 +128,6 @@ impl Out<'_> {
                 Err(e)
             }
         }
-    }
-}
-
-/// Selects a leaf column: by index (`usize`) or by dotted path (`&str`).
-pub trait ColumnSelector {
-    /// The leaf index in `schema`, if any.
-    fn index_in(&self, schema: &Schema) -> Option<usize>;
-}
-
-impl ColumnSelector for usize {
-    fn index_in(&self, schema: &Schema) -> Option<usize> {
-        (*self < schema.columns().len()).then_some(*self)
-    }
-}
-
-impl ColumnSelector for &str {
-    fn index_in(&self, schema: &Schema) -> Option<usize> {
-        schema.column_index(self)
     }
 }
 
@@ -557,9 +540,7 @@ pub struct RowGroupWriter<'a, W: Sink> {
 
 impl<W: Sink> RowGroupWriter<'_, W> {
     fn index<S: ColumnSelector>(&self, column: S) -> Result<usize> {
-        column
-            .index_in(&self.file.schema)
-            .ok_or_else(|| Error::invalid_argument("no such leaf column in the schema"))
+        column.column_index(&self.file.schema)
     }
 
     /// The writer of a column still open, by index.

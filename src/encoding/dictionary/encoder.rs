@@ -1,0 +1,551 @@
+//! The writer's side of [dictionary encoding](super): [`DictionaryEncoder`] builds a
+//! dictionary from values, by hash tables from a value to its entry id, and the indices of the
+//! values put into it.
+//!
+//! ```
+//! use parket::encoding::dictionary::DictionaryEncoder;
+//! use parket::format::PhysicalType;
+//! use parket::values::{Values, ValuesRef};
+//! let mut enc = DictionaryEncoder::new(PhysicalType::Int32, 0, 1 << 20).unwrap();
+//! assert_eq!(enc.put(ValuesRef::Int32(&[7, 7, 9, 7])).unwrap(), 4);
+//! assert_eq!(enc.dictionary(), &Values::Int32(vec![7, 9]));
+//! assert_eq!(enc.indices(), [0, 0, 1, 0]);
+//! ```
+
+use alloc::vec::Vec;
+
+use super::encode_indices;
+use crate::error::{Error, Result};
+use crate::format::PhysicalType;
+use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
+
+/// A multiplier with well-spread bits (2^64 / golden ratio, odd).
+const K: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Hash of a value of up to 8 bytes: one multiply, keep the well-mixed high half.
+#[inline(always)]
+fn hash_u64(x: u64) -> u32 {
+    ((x ^ (x >> 29)).wrapping_mul(K) >> 32) as u32
+}
+
+/// Hash of a byte string, 8 bytes per multiply.
+#[inline]
+fn hash_bytes(b: &[u8]) -> u32 {
+    let mut h = (b.len() as u64).wrapping_mul(K);
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(c);
+        h = (h.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(K);
+    }
+    let r = chunks.remainder();
+    if !r.is_empty() {
+        let tail = match b.last_chunk::<8>() {
+            // The last 8 bytes, overlapping the last whole chunk: one load.
+            Some(a) => u64::from_le_bytes(*a),
+            // Byte by byte: a variable-length copy would be a call per value.
+            None => r
+                .iter()
+                .rev()
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+        };
+        h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
+    }
+    (h >> 32) as u32
+}
+
+/// An open-addressing hash table (linear probing, at most half full) from a value to its
+/// dictionary entry id. A slot holds `hash << 32 | (id + 1)`, 0 when empty: the hash is kept so
+/// that most probes of a different value cost no comparison and growing needs no rehash of the
+/// values.
+#[derive(Debug, Clone)]
+struct Table {
+    slots: Vec<u64>,
+    len: usize,
+}
+
+impl Table {
+    fn new() -> Self {
+        Table {
+            slots: alloc::vec![0; 64],
+            len: 0,
+        }
+    }
+
+    /// The id of the value with hash `h` for which `eq(id)` holds, or the empty slot where it
+    /// would go.
+    #[inline]
+    fn find(&self, h: u32, mut eq: impl FnMut(u32) -> bool) -> core::result::Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut pos = h as usize & mask;
+        // Terminates: the table is never more than half full.
+        loop {
+            let s = self.slots[pos];
+            if s == 0 {
+                return Err(pos);
+            }
+            let id = (s as u32).wrapping_sub(1);
+            if (s >> 32) as u32 == h && eq(id) {
+                return Ok(id);
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn insert_at(&mut self, pos: usize, h: u32, id: u32) {
+        self.slots[pos] = ((h as u64) << 32) | (id as u64 + 1);
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let bigger = alloc::vec![0; self.slots.len() * 2];
+        let old = core::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|&s| s != 0) {
+            let mut pos = (s >> 32) as usize & mask;
+            while self.slots[pos] != 0 {
+                pos = (pos + 1) & mask;
+            }
+            self.slots[pos] = s;
+        }
+    }
+}
+
+/// One slot of a [`KeyTable`]: a value's bits and its id + 1 (0 when the slot is empty).
+#[derive(Debug, Clone, Copy, Default)]
+struct KeySlot<K> {
+    key: K,
+    id: u32,
+}
+
+/// The bits of a value of 4 bytes (`u32`: 8-byte slots, half the cache a table of INT32 or
+/// FLOAT takes) or 8 bytes (`u64`).
+trait SlotKey: Copy + Default + Eq + core::ops::Not<Output = Self> {
+    fn bits(self) -> u64;
+}
+
+impl SlotKey for u32 {
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self as u64
+    }
+}
+
+impl SlotKey for u64 {
+    #[inline(always)]
+    fn bits(self) -> u64 {
+        self
+    }
+}
+
+/// An open-addressing hash table (linear probing, at most half full) from the bits of a
+/// value of up to 8 bytes (INT32, INT64, FLOAT, DOUBLE) to its dictionary entry id. The key is
+/// the value itself, so a probe compares in the slot and never reads the dictionary; floats
+/// are keyed by their bits (every NaN payload and `-0.0` an entry of its own).
+#[derive(Debug, Clone)]
+struct KeyTable<K> {
+    slots: Vec<KeySlot<K>>,
+    len: usize,
+}
+
+impl<K: SlotKey> KeyTable<K> {
+    fn new() -> Self {
+        KeyTable {
+            slots: alloc::vec![KeySlot::default(); 64],
+            len: 0,
+        }
+    }
+
+    /// The id of `key`, or the empty slot where it would go.
+    #[inline(always)]
+    fn find(&self, key: K) -> core::result::Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut pos = hash_u64(key.bits()) as usize & mask;
+        // Terminates: the table is never more than half full.
+        loop {
+            let s = self.slots[pos];
+            if s.id == 0 {
+                return Err(pos);
+            }
+            if s.key == key {
+                return Ok(s.id - 1);
+            }
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn insert_at(&mut self, pos: usize, key: K, id: u32) {
+        self.slots[pos] = KeySlot { key, id: id + 1 };
+        self.len += 1;
+        if self.len * 2 > self.slots.len() {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let bigger = alloc::vec![KeySlot::default(); self.slots.len() * 2];
+        let old = core::mem::replace(&mut self.slots, bigger);
+        let mask = self.slots.len() - 1;
+        for s in old.into_iter().filter(|s| s.id != 0) {
+            let mut pos = hash_u64(s.key.bits()) as usize & mask;
+            while self.slots[pos].id != 0 {
+                pos = (pos + 1) & mask;
+            }
+            self.slots[pos] = s;
+        }
+    }
+}
+
+/// Most entries a dictionary may hold: indices are decoded as u32 and run lengths as i32.
+const MAX_ENTRIES: usize = i32::MAX as usize;
+
+/// Builds a dictionary and the indices of the values put into it, up to a byte limit on the
+/// dictionary's PLAIN size. For every physical type but BOOLEAN.
+///
+/// Values are keyed by their bytes: floats by their bits, so NaN payloads and `-0.0` are
+/// entries of their own and every value comes back bit for bit.
+#[derive(Debug, Clone)]
+pub struct DictionaryEncoder {
+    dictionary: Values,
+    plain_bytes: usize,
+    max_dictionary_bytes: usize,
+    /// Byte-string values (BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY, INT96), by hash.
+    table: Table,
+    /// Values of 8 bytes (INT64, DOUBLE), by their bits.
+    keys: KeyTable<u64>,
+    /// Values of 4 bytes (INT32, FLOAT), by their bits.
+    keys32: KeyTable<u32>,
+    indices: Vec<u32>,
+}
+
+impl DictionaryEncoder {
+    /// An empty dictionary for `physical_type` (`type_length` is the FIXED_LEN_BYTE_ARRAY
+    /// width, ignored otherwise) whose PLAIN encoding may not exceed `max_dictionary_bytes`.
+    /// Errors for BOOLEAN, which no writer dictionary-encodes.
+    pub fn new(
+        physical_type: PhysicalType,
+        type_length: usize,
+        max_dictionary_bytes: usize,
+    ) -> Result<Self> {
+        if physical_type == PhysicalType::Boolean {
+            return Err(Error::unsupported("dictionary encoding of BOOLEAN"));
+        }
+        Ok(DictionaryEncoder {
+            dictionary: Values::new(physical_type, type_length),
+            plain_bytes: 0,
+            max_dictionary_bytes,
+            table: Table::new(),
+            keys: KeyTable::new(),
+            keys32: KeyTable::new(),
+            indices: Vec::new(),
+        })
+    }
+
+    /// Looks up each of `values` in order, adding new ones to the dictionary and appending
+    /// their ids to the indices; returns how many values it took. Fewer than `values.len()`
+    /// means the next value would have grown the dictionary past its byte limit: the caller
+    /// writes the rest with the fallback encoding. Errors when `values` is not of the
+    /// encoder's physical type (or FIXED_LEN_BYTE_ARRAY width).
+    pub fn put(&mut self, values: ValuesRef<'_>) -> Result<usize> {
+        let DictionaryEncoder {
+            dictionary,
+            plain_bytes,
+            max_dictionary_bytes,
+            table,
+            keys,
+            keys32,
+            indices,
+        } = self;
+        let mut budget = Budget {
+            used: plain_bytes,
+            max: *max_dictionary_bytes,
+        };
+        let taken = match (dictionary, values) {
+            (Values::Int32(d), ValuesRef::Int32(v)) => {
+                put_keyed(keys32, d, v, indices, &mut budget, 4, |x| x as u32)
+            }
+            (Values::Int64(d), ValuesRef::Int64(v)) => {
+                put_keyed(keys, d, v, indices, &mut budget, 8, |x| x as u64)
+            }
+            (Values::Int96(d), ValuesRef::Int96(v)) => put_fixed(
+                table,
+                d,
+                v,
+                indices,
+                &mut budget,
+                12,
+                |x| hash_bytes(x),
+                |a, b| a == b,
+            ),
+            (Values::Float(d), ValuesRef::Float(v)) => {
+                put_keyed(keys32, d, v, indices, &mut budget, 4, |x| x.to_bits())
+            }
+            (Values::Double(d), ValuesRef::Double(v)) => {
+                put_keyed(keys, d, v, indices, &mut budget, 8, |x| x.to_bits())
+            }
+            (Values::ByteArray(d), ValuesRef::ByteArray(v)) => {
+                put_bytes(table, d, v.iter(), indices, &mut budget, 4)
+            }
+            (Values::FixedLenByteArray(d), ValuesRef::FixedLenByteArray(v))
+                if d.width() == v.width() =>
+            {
+                put_fixed_bytes(table, d, v.iter(), indices, &mut budget)
+            }
+            (d, v) => {
+                return Err(Error::invalid_argument_fmt(format_args!(
+                    "values of {} put into a dictionary of {}",
+                    v.physical_type(),
+                    d.physical_type()
+                )))
+            }
+        };
+        Ok(taken)
+    }
+
+    /// The dictionary's entries in id order: PLAIN-encode them into the dictionary page.
+    pub fn dictionary(&self) -> &Values {
+        &self.dictionary
+    }
+
+    /// Number of dictionary entries.
+    pub fn len(&self) -> usize {
+        self.dictionary.len()
+    }
+
+    /// True when the dictionary has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes of the dictionary's PLAIN encoding (the dictionary page before compression).
+    pub fn dictionary_plain_bytes(&self) -> usize {
+        self.plain_bytes
+    }
+
+    /// The indices of the values put since the last [`DictionaryEncoder::take_indices`].
+    pub fn indices(&self) -> &[u32] {
+        &self.indices
+    }
+
+    /// Hands the indices accumulated so far to the caller in `buf`, and keeps `buf`'s
+    /// allocation (cleared) for the next ones: [`DictionaryEncoder::take_indices`] without
+    /// an allocation per call.
+    pub fn swap_indices(&mut self, buf: &mut Vec<u32>) {
+        buf.clear();
+        core::mem::swap(&mut self.indices, buf);
+    }
+
+    /// Returns the indices accumulated so far (for one data page) and starts afresh.
+    pub fn take_indices(&mut self) -> Vec<u32> {
+        core::mem::take(&mut self.indices)
+    }
+
+    /// The data page encoding of `indices` into a dictionary of `num_dict_values` entries
+    /// (same as the module's [`encode_indices`]).
+    pub fn encode_indices(indices: &[u32], num_dict_values: usize, out: &mut Vec<u8>) {
+        encode_indices(indices, num_dict_values, out)
+    }
+}
+
+/// The dictionary's PLAIN size and its limit.
+struct Budget<'a> {
+    used: &'a mut usize,
+    max: usize,
+}
+
+impl Budget<'_> {
+    /// Takes `bytes` more if they fit.
+    #[inline]
+    fn take(&mut self, bytes: usize) -> bool {
+        match self.used.checked_add(bytes) {
+            Some(n) if n <= self.max => {
+                *self.used = n;
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+/// `put` for values of up to 8 bytes, keyed by `key` (an injective map to their bits).
+fn put_keyed<T: Copy, K: SlotKey>(
+    table: &mut KeyTable<K>,
+    dict: &mut Vec<T>,
+    values: &[T],
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+    size: usize,
+    key: impl Fn(T) -> K,
+) -> usize {
+    // The previous value's key and id: a repeat skips the lookup.
+    let (mut prev_key, mut prev_id) = match values.first() {
+        // A key no value of this call can have before its first lookup.
+        Some(&v) => (!key(v), 0u32),
+        None => return 0,
+    };
+    let room = budget
+        .max
+        .saturating_sub(*budget.used)
+        .checked_div(size)
+        .unwrap_or(0)
+        .min(MAX_ENTRIES.saturating_sub(dict.len()));
+    if values.len() <= room {
+        // Every new value fits: no budget check per value, and the indices are written by a
+        // single extend of known length.
+        let before = dict.len();
+        indices.extend(values.iter().map(|&v| {
+            let k = key(v);
+            if k != prev_key {
+                prev_key = k;
+                prev_id = match table.find(k) {
+                    Ok(id) => id,
+                    Err(pos) => {
+                        let id = dict.len() as u32;
+                        dict.push(v);
+                        table.insert_at(pos, k, id);
+                        id
+                    }
+                };
+            }
+            prev_id
+        }));
+        *budget.used += (dict.len() - before) * size;
+        return values.len();
+    }
+    indices.reserve(values.len());
+    for (i, &v) in values.iter().enumerate() {
+        let k = key(v);
+        if k != prev_key {
+            prev_key = k;
+            prev_id = match table.find(k) {
+                Ok(id) => id,
+                Err(pos) => {
+                    if dict.len() >= MAX_ENTRIES || !budget.take(size) {
+                        return i;
+                    }
+                    let id = dict.len() as u32;
+                    dict.push(v);
+                    table.insert_at(pos, k, id);
+                    id
+                }
+            };
+        }
+        indices.push(prev_id);
+    }
+    values.len()
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn put_fixed<T: Copy>(
+    table: &mut Table,
+    dict: &mut Vec<T>,
+    values: &[T],
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+    size: usize,
+    hash: impl Fn(&T) -> u32,
+    eq: impl Fn(&T, &T) -> bool,
+) -> usize {
+    indices.reserve(values.len());
+    // The previous value and its id: a repeat skips the hash lookup.
+    let mut prev: Option<(T, u32)> = None;
+    for (k, v) in values.iter().enumerate() {
+        if let Some((p, id)) = prev {
+            if eq(&p, v) {
+                indices.push(id);
+                continue;
+            }
+        }
+        let h = hash(v);
+        let id = match table.find(h, |id| dict.get(id as usize).is_some_and(|d| eq(d, v))) {
+            Ok(id) => id,
+            Err(pos) => {
+                if dict.len() >= MAX_ENTRIES || !budget.take(size) {
+                    return k;
+                }
+                let id = dict.len() as u32;
+                dict.push(*v);
+                table.insert_at(pos, h, id);
+                id
+            }
+        };
+        prev = Some((*v, id));
+        indices.push(id);
+    }
+    values.len()
+}
+
+fn put_bytes<'v>(
+    table: &mut Table,
+    dict: &mut ByteArrays,
+    values: impl ExactSizeIterator<Item = &'v [u8]>,
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+    prefix: usize,
+) -> usize {
+    let n = values.len();
+    indices.reserve(n);
+    let mut prev: Option<(&[u8], u32)> = None;
+    for (k, v) in values.enumerate() {
+        if let Some((p, id)) = prev {
+            // Lengths and first bytes before the whole comparison (a call).
+            if p.len() == v.len() && p.first() == v.first() && p == v {
+                indices.push(id);
+                continue;
+            }
+        }
+        let h = hash_bytes(v);
+        let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
+            Ok(id) => id,
+            Err(pos) => {
+                if dict.len() >= MAX_ENTRIES || !budget.take(prefix.saturating_add(v.len())) {
+                    return k;
+                }
+                let id = dict.len() as u32;
+                dict.push(v);
+                table.insert_at(pos, h, id);
+                id
+            }
+        };
+        prev = Some((v, id));
+        indices.push(id);
+    }
+    n
+}
+
+fn put_fixed_bytes<'v>(
+    table: &mut Table,
+    dict: &mut FixedLenByteArrays,
+    values: impl ExactSizeIterator<Item = &'v [u8]>,
+    indices: &mut Vec<u32>,
+    budget: &mut Budget<'_>,
+) -> usize {
+    let n = values.len();
+    indices.reserve(n);
+    for (k, v) in values.enumerate() {
+        let h = hash_bytes(v);
+        let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
+            Ok(id) => id,
+            Err(pos) => {
+                if dict.len() >= MAX_ENTRIES || !budget.take(v.len()) {
+                    return k;
+                }
+                let id = dict.len() as u32;
+                // The width matches: checked by the caller.
+                let _ = dict.push(v);
+                table.insert_at(pos, h, id);
+                id
+            }
+        };
+        indices.push(id);
+    }
+    n
+}
