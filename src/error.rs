@@ -49,6 +49,11 @@ pub enum ErrorKind {
         /// The rule that is broken.
         what: &'static str,
     },
+    /// A required field of a Thrift struct is missing (the file breaks the format).
+    MissingField {
+        /// `Struct.field`, as parquet.thrift names them: `"RowGroup.num_rows"`.
+        field: &'static str,
+    },
     /// Honouring the input would exceed one of the reader's [`crate::Limits`].
     LimitExceeded {
         /// Which limit.
@@ -150,6 +155,12 @@ impl Error {
     #[cold]
     pub fn out_of_spec(what: &'static str) -> Self {
         Self::new(ErrorKind::OutOfSpec { what })
+    }
+
+    /// A required field of a Thrift struct is missing: `field` is `Struct.field`.
+    #[cold]
+    pub fn missing_field(field: &'static str) -> Self {
+        Self::new(ErrorKind::MissingField { field })
     }
 
     /// A limit would be exceeded.
@@ -261,6 +272,9 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::OutOfRange { what, value } => write!(f, "{what} out of range: {value}"),
             ErrorKind::OutOfSpec { what } => write!(f, "invalid file: {what}"),
+            ErrorKind::MissingField { field } => {
+                write!(f, "invalid file: missing required field {field}")
+            }
             ErrorKind::LimitExceeded {
                 what,
                 requested,

@@ -67,7 +67,7 @@ const REGISTRY: &[(&str, Expect)] = &[
     // Garbage page headers (a DataPageHeader without num_values).
     (
         "bad_data/ARROW-RS-GH-6229-DICTHEADER.parquet",
-        Fails("OutOfSpec"),
+        Fails("MissingField"),
     ),
     // The page claims 21 level positions, the chunk 1 (and the level streams are short).
     (
@@ -253,6 +253,7 @@ fn kind_name(k: &ErrorKind) -> &'static str {
         ErrorKind::Truncated { .. } => "Truncated",
         ErrorKind::OutOfRange { .. } => "OutOfRange",
         ErrorKind::OutOfSpec { .. } => "OutOfSpec",
+        ErrorKind::MissingField { .. } => "MissingField",
         ErrorKind::LimitExceeded { .. } => "LimitExceeded",
         ErrorKind::Unsupported { .. } => "Unsupported",
         ErrorKind::FeatureDisabled { .. } => "FeatureDisabled",

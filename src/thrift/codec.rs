@@ -310,25 +310,10 @@ pub fn write_empty(w: &mut Writer<'_>, id: i16) {
 
 /// Reads the value of a struct field whose header said `wire` into `slot` (a repeated field
 /// keeps its last value, as Thrift does). One instance per field type, shared by every struct
-/// (`thrift_struct!` calls it for each field), which keeps the footer decoder small.
+/// (the default struct decoder calls it for each field), which keeps the footer decoder small.
 #[doc(hidden)]
 #[inline(never)]
 pub fn __read_field<T: Codec>(
-    r: &mut Reader<'_>,
-    wire: u8,
-    slot: &mut Option<T>,
-    ctx: &'static Ctx,
-) -> Result<()> {
-    __read_field_inline(r, wire, slot, ctx)
-}
-
-/// The body of [`__read_field`], inlined into its caller. Builds for size
-/// (`cfg(parket_opt_size)`) read the fields of struct type with it: each struct type is the
-/// type of few fields, so its decoder is inlined where it is used instead of standing alone as
-/// `__read_field::<S>` with its own frame and unwind table entry.
-#[doc(hidden)]
-#[inline(always)]
-pub fn __read_field_inline<T: Codec>(
     r: &mut Reader<'_>,
     wire: u8,
     slot: &mut Option<T>,
@@ -344,138 +329,6 @@ pub fn __read_field_inline<T: Codec>(
     }
     *slot = Some(T::read_field(r, wire, *ctx)?);
     Ok(())
-}
-
-/// The state of the compact struct decoder, which builds for size (`cfg(parket_opt_size)`) use
-/// for every `thrift_struct!`: where the struct started, the last field id, and which fields
-/// of its table were read. The loop over field headers, the skipping of unknown fields and of
-/// fields of an unexpected wire type, and the check of required fields live here once instead
-/// of in every struct's decoder; a field's reader leaves its error in the [`Reader`]
-/// ([`__read_req`]), which ends the loop ([`__StructState::next`]) and is returned by
-/// [`__StructState::finish`], so that a field costs its decoder one call and no check.
-#[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
-pub struct __StructState {
-    start: u64,
-    last: i16,
-    seen: u64,
-    entered: bool,
-}
-
-#[cfg(any(parket_opt_size, test))]
-impl __StructState {
-    /// The state of a struct that starts at the reader's position; the first
-    /// [`__StructState::next`] enters it (counting one level of nesting).
-    #[inline(always)]
-    pub fn new(r: &Reader<'_>) -> Self {
-        __StructState {
-            start: r.position() as u64,
-            last: 0,
-            seen: 0,
-            entered: false,
-        }
-    }
-
-    /// The next field to read: `(id, wire type)` of a field of `table` (pairs of id and
-    /// expected wire type) whose header has that wire type (a bool field's either). `None`
-    /// after the stop field, or when reading failed (the error is then left in the reader for
-    /// [`__StructState::finish`]). Unknown fields and fields of another wire type are
-    /// skipped, as the default decoder skips them.
-    #[inline(never)]
-    pub fn next(&mut self, r: &mut Reader<'_>, table: &[(u8, u8)]) -> Option<(i16, u8)> {
-        if r.failed.is_some() {
-            return None;
-        }
-        let entered = core::mem::replace(&mut self.entered, true);
-        let step = |r: &mut Reader<'_>, last: &mut i16| -> Result<Option<(usize, i16, u8)>> {
-            if !entered {
-                r.struct_begin()?;
-            }
-            while let Some((id, wire)) = r.field_header(last)? {
-                let known = table.iter().position(|&(i, w)| {
-                    i16::from(i) == id && (w == wire || (w == BOOL_TRUE && wire == BOOL_FALSE))
-                });
-                if let Some(i) = known {
-                    return Ok(Some((i, id, wire)));
-                }
-                r.skip(wire)?;
-            }
-            r.struct_end();
-            Ok(None)
-        };
-        match step(r, &mut self.last) {
-            Ok(Some((i, id, wire))) => {
-                self.seen |= 1u64.checked_shl(i as u32).unwrap_or(0);
-                Some((id, wire))
-            }
-            Ok(None) => None,
-            Err(e) => {
-                r.failed = Some(e);
-                None
-            }
-        }
-    }
-
-    /// The error a field's reader left, if any; else checks that every field of `required`
-    /// (a bit per table position) was read, naming the first one missing from `missing`
-    /// (one message per table position, each ended by a NUL character).
-    #[inline(never)]
-    pub fn finish(&self, r: &mut Reader<'_>, required: u64, missing: &'static str) -> Result<()> {
-        if let Some(e) = r.failed.take() {
-            return Err(e);
-        }
-        let absent = required & !self.seen;
-        if absent == 0 {
-            return Ok(());
-        }
-        // The message of table position `n`: the `n`-th NUL-terminated piece.
-        let mut rest = missing;
-        for _ in 0..absent.trailing_zeros() {
-            let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
-            rest = rest.get(end + 1..).unwrap_or("");
-        }
-        let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
-        let what = rest.get(..end).unwrap_or("missing required field");
-        Err(Error::out_of_spec(what).at_offset(self.start))
-    }
-}
-
-/// A bit per field that is required, by table position (for [`__StructState::finish`]).
-#[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
-pub const fn __required_mask(required: &[bool]) -> u64 {
-    let mut mask = 0u64;
-    let mut i = 0;
-    while i < required.len() && i < 64 {
-        if required[i] {
-            mask |= 1 << i;
-        }
-        i += 1;
-    }
-    mask
-}
-
-/// Reads the value of a required field that [`__StructState::next`] returned into `slot`, or
-/// leaves the error in the reader. One instance per field type, shared by every struct.
-#[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
-#[inline(never)]
-pub fn __read_req<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx: &'static Ctx) {
-    match T::read_field(r, wire, *ctx) {
-        Ok(v) => *slot = v,
-        Err(e) => r.failed = Some(e),
-    }
-}
-
-/// [`__read_req`] for an optional field.
-#[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
-#[inline(never)]
-pub fn __read_opt<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut Option<T>, ctx: &'static Ctx) {
-    match T::read_field(r, wire, *ctx) {
-        Ok(v) => *slot = Some(v),
-        Err(e) => r.failed = Some(e),
-    }
 }
 
 /// The value a required field holds until it is read, in the compact struct decoder (which
@@ -556,72 +409,21 @@ macro_rules! thrift_struct {
             const TY: $crate::thrift::Ty = $crate::thrift::Ty::Struct(stringify!($name));
             const WIRE: u8 = $crate::thrift::STRUCT;
 
-            #[allow(unused_variables, unused_mut, unreachable_code)]
             fn read(
                 __r: &mut $crate::thrift::Reader<'_>,
                 _: $crate::thrift::Ctx,
             ) -> $crate::error::Result<Self> {
-                // Built for size, every struct is read by the compact decoder (see
-                // `__StructState`); tests switch a reader to it to compare the two.
-                #[cfg(parket_opt_size)]
-                return Self::__read_compact(__r);
-                #[cfg(all(test, not(parket_opt_size)))]
+                // Tests switch a reader to the compact decoder to compare the two.
+                #[cfg(test)]
                 if __r.compact {
-                    return Self::__read_compact(__r);
+                    return $crate::thrift::__read_struct_compact!(__r, $name {
+                        $( $(#[extra $($extra)*])? $id: $req $field: $ty, )*
+                    });
                 }
-                #[cfg(not(parket_opt_size))]
-                {
-                    let __start = __r.position() as u64;
-                    __r.struct_begin()?;
-                    $( let mut $field: Option<$ty> = None; )*
-                    let mut __last = 0i16;
-                    while let Some((__id, __wire)) = __r.field_header(&mut __last)? {
-                        match __id {
-                            $( $id => {
-                                $( $($extra)*
-                                    // An `#[extra]` field (statistics, encryption details, ...)
-                                    // is decoded only with the `metadata-extras` feature;
-                                    // without it the field is skipped and stays `None`, and its
-                                    // decoder is not linked in.
-                                    if !cfg!(feature = "metadata-extras") {
-                                        __r.skip(__wire)?;
-                                        continue;
-                                    }
-                                )?
-                                // Built for size, fields of struct type are read inline
-                                // (see `__read_field_inline`).
-                                #[cfg(parket_opt_size)]
-                                let __read = if <$ty as $crate::thrift::Codec>::WIRE
-                                    == $crate::thrift::STRUCT
-                                {
-                                    $crate::thrift::__read_field_inline
-                                } else {
-                                    $crate::thrift::__read_field
-                                };
-                                #[cfg(not(parket_opt_size))]
-                                let __read = $crate::thrift::__read_field;
-                                __read(
-                                    __r,
-                                    __wire,
-                                    &mut $field,
-                                    &$crate::thrift::Ctx {
-                                        field: concat!(stringify!($name), ".", stringify!($field)),
-                                        not_utf8: concat!(
-                                            "string field ", stringify!($name), ".",
-                                            stringify!($field), " is not valid UTF-8"
-                                        ),
-                                    },
-                                )?;
-                            } )*
-                            // Spec: unknown fields are skipped (a newer writer added them).
-                            _ => __r.skip(__wire)?,
-                        }
-                    }
-                    __r.struct_end();
-                    Ok($name {
-                        $( $field: $crate::thrift::__take!($req, $field, __start, $name), )*
-                    })
-                }
+                // The decoder this build uses, chosen once (in `thrift`'s module root).
+                $crate::thrift::__read_struct!(__r, $name {
+                    $( $(#[extra $($extra)*])? $id: $req $field: $ty, )*
+                })
             }
 
             fn write(&self, __w: &mut $crate::thrift::Writer<'_>) {
@@ -637,79 +439,58 @@ macro_rules! thrift_struct {
             pub fn encode(&self, out: &mut alloc::vec::Vec<u8>) {
                 $crate::thrift::Codec::write(self, &mut $crate::thrift::Writer::new(out));
             }
+        }
+    };
+}
 
-            /// The struct decoder of builds for size (see `__StructState`): one table, a
-            /// placeholder and one call per field; the loop, the skipping of unknown fields,
-            /// the error checks and the check of required fields are shared by every struct.
-            /// Same values, bytes consumed and errors as the default decoder
-            /// (`thrift::tests` compares them).
-            #[cfg(any(parket_opt_size, test))]
-            #[inline(always)]
-            #[allow(unused_variables, unused_mut)]
-            fn __read_compact(
-                __r: &mut $crate::thrift::Reader<'_>,
-            ) -> $crate::error::Result<Self> {
-                // (id, wire type) of each field, in declaration order (every id of
-                // parquet.thrift fits a byte); an `#[extra]` field gets wire type 0, which no
-                // field header has, when `metadata-extras` is off.
-                const __TABLE: &[(u8, u8)] = &[
-                    $( ($id, {
-                        let __w = <$ty as $crate::thrift::Codec>::WIRE;
+/// The default struct decoder (builds for speed): one loop per struct type, a `match` on the
+/// field id and one [`__read_field`] call per field. Used by `thrift_struct!` through
+/// `thrift::__read_struct` (see the module docs of `thrift`); expands to the body of
+/// [`Codec::read`].
+macro_rules! __read_struct_default {
+    ($r:ident, $name:ident {
+        $( $(#[extra $($extra:tt)*])? $id:literal : $req:ident $field:ident : $ty:ty, )*
+    }) => {
+        {
+            let __r = $r;
+            let __start = __r.position() as u64;
+            __r.struct_begin()?;
+            $( let mut $field: Option<$ty> = None; )*
+            let mut __last = 0i16;
+            while let Some((__id, __wire)) = __r.field_header(&mut __last)? {
+                match __id {
+                    $( $id => {
                         $( $($extra)*
-                            let __w = if cfg!(feature = "metadata-extras") { __w } else { 0 };
+                            // An `#[extra]` field (statistics, encryption details, ...)
+                            // is decoded only with the `metadata-extras` feature;
+                            // without it the field is skipped and stays `None`, and its
+                            // decoder is not linked in.
+                            if !cfg!(feature = "metadata-extras") {
+                                __r.skip(__wire)?;
+                                continue;
+                            }
                         )?
-                        __w
-                    }), )*
-                ];
-                const __REQUIRED: u64 = $crate::thrift::__required_mask(&[
-                    $( $crate::thrift::__is_required!($req), )*
-                ]);
-                // The message for each field that is missing, in table order, each ended by
-                // a NUL character (empty for optional fields).
-                const __MISSING: &str = concat!($(
-                    $crate::thrift::__missing!($req, $name, $field), "\0",
-                )*);
-                let mut __s = $crate::thrift::__StructState::new(__r);
-                // Read in place: a required field holds a placeholder until it is read
-                // (`finish` fails if it never is), an optional one `None`.
-                let mut __out = $name {
-                    $( $field: $crate::thrift::__init!($req, $ty), )*
-                };
-                while let Some((__id, __wire)) = __s.next(__r, __TABLE) {
-                    match __id {
-                        $( $id => {
-                            $( $($extra)*
-                                // Not in the table without `metadata-extras` (never
-                                // returned); this keeps its decoder out of the build.
-                                if !cfg!(feature = "metadata-extras") {
-                                    continue;
-                                }
-                            )?
-                            let __ctx = &$crate::thrift::Ctx {
+                        $crate::thrift::__read_field(
+                            __r,
+                            __wire,
+                            &mut $field,
+                            &$crate::thrift::Ctx {
                                 field: concat!(stringify!($name), ".", stringify!($field)),
                                 not_utf8: concat!(
                                     "string field ", stringify!($name), ".",
                                     stringify!($field), " is not valid UTF-8"
                                 ),
-                            };
-                            // A field of struct type is read inline (see
-                            // `__read_field_inline`); the others by one function per type,
-                            // which leaves an error in the reader for `next` and `finish`.
-                            if <$ty as $crate::thrift::Codec>::WIRE == $crate::thrift::STRUCT {
-                                let __v = <$ty as $crate::thrift::Codec>::read_field(
-                                    __r, __wire, *__ctx,
-                                )?;
-                                __out.$field = $crate::thrift::__set!($req, __v);
-                            } else {
-                                $crate::thrift::__read_into!($req, __r, __wire, &mut __out.$field, __ctx);
-                            }
-                        } )*
-                        _ => {}
-                    }
+                            },
+                        )?;
+                    } )*
+                    // Spec: unknown fields are skipped (a newer writer added them).
+                    _ => __r.skip(__wire)?,
                 }
-                __s.finish(__r, __REQUIRED, __MISSING)?;
-                Ok(__out)
             }
+            __r.struct_end();
+            Ok($name {
+                $( $field: $crate::thrift::__take!($req, $field, __start, $name), )*
+            })
         }
     };
 }
@@ -728,14 +509,12 @@ macro_rules! __is_required {
     };
 }
 
-#[cfg(not(parket_opt_size))]
 macro_rules! __take {
     (required, $f:ident, $start:expr, $name:ident) => {
         match $f {
             Some(v) => v,
             None => {
-                return Err($crate::error::Error::out_of_spec(concat!(
-                    "missing required field ",
+                return Err($crate::error::Error::missing_field(concat!(
                     stringify!($name),
                     ".",
                     stringify!($f)
@@ -746,51 +525,6 @@ macro_rules! __take {
     };
     (optional, $f:ident, $start:expr, $name:ident) => {
         $f
-    };
-}
-
-#[cfg(any(parket_opt_size, test))]
-macro_rules! __missing {
-    (required, $name:ident, $f:ident) => {
-        concat!(
-            "missing required field ",
-            stringify!($name),
-            ".",
-            stringify!($f)
-        )
-    };
-    (optional, $name:ident, $f:ident) => {
-        ""
-    };
-}
-
-#[cfg(any(parket_opt_size, test))]
-macro_rules! __init {
-    (required, $t:ty) => {
-        <$t as $crate::thrift::__Placeholder>::placeholder()
-    };
-    (optional, $t:ty) => {
-        None
-    };
-}
-
-#[cfg(any(parket_opt_size, test))]
-macro_rules! __set {
-    (required, $v:expr) => {
-        $v
-    };
-    (optional, $v:expr) => {
-        Some($v)
-    };
-}
-
-#[cfg(any(parket_opt_size, test))]
-macro_rules! __read_into {
-    (required, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
-        $crate::thrift::__read_req($r, $w, $slot, $ctx)
-    };
-    (optional, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
-        $crate::thrift::__read_opt($r, $w, $slot, $ctx)
     };
 }
 
@@ -805,8 +539,7 @@ macro_rules! __write {
     };
 }
 
-#[cfg(not(parket_opt_size))]
-pub(crate) use __take;
 pub(crate) use {__field_ty, __is_required, __write, thrift_struct};
-#[cfg(any(parket_opt_size, test))]
-pub(crate) use {__init, __missing, __read_into, __set};
+// The default decoder and its helper: unused in builds for size (see `thrift`'s root).
+#[allow(unused_imports)]
+pub(crate) use {__read_struct_default, __take};

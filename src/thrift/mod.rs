@@ -56,27 +56,47 @@
 
 mod annotate;
 mod codec;
+#[cfg(any(parket_opt_size, test))]
+mod compact;
 mod reader;
 mod writer;
 
 pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
-#[doc(hidden)]
-pub use codec::__Placeholder;
-#[doc(hidden)]
-pub use codec::__read_field;
-#[doc(hidden)]
-pub use codec::__read_field_inline;
-#[cfg(not(parket_opt_size))]
+#[allow(unused_imports)] // unused in builds for size
 pub(crate) use codec::__take;
 #[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
-pub use codec::{__StructState, __read_opt, __read_req, __required_mask};
+pub use codec::{__Placeholder, __read_field};
 pub(crate) use codec::{__field_ty, __is_required, __write, thrift_struct};
-#[cfg(any(parket_opt_size, test))]
-pub(crate) use codec::{__init, __missing, __read_into, __set};
 pub use codec::{
     decode_prefix, encode, read_empty, read_union, write_empty, Codec, Ctx, FieldDef, StructDef, Ty,
 };
+#[doc(hidden)]
+#[cfg(any(parket_opt_size, test))]
+pub use compact::{__StructState, __read_opt, __read_req, __required_mask};
+#[cfg(any(parket_opt_size, test))]
+#[allow(unused_imports)] // `__read_struct_compact` is used by name in tests only
+pub(crate) use compact::{__init, __missing, __read_into, __read_struct_compact, __set};
+
+// The one point of choice between the two struct decoders and the two skips: the default
+// ones (one loop per struct type; an iterative skip), or, built for size
+// (`cfg(parket_opt_size)`), the table-driven decoder and the recursive skip of `compact`,
+// which are smaller and measurably slower (see `compact`).
+#[cfg(not(parket_opt_size))]
+pub(crate) use codec::__read_struct_default as __read_struct;
+#[cfg(parket_opt_size)]
+pub(crate) use compact::__read_struct_compact as __read_struct;
+
+/// Skips a field value of wire type `t` (see [`Reader::skip`]), by the variant chosen above.
+#[cfg(not(parket_opt_size))]
+fn skip_any(r: &mut Reader<'_>, t: u8) -> crate::error::Result<()> {
+    r.skip_loop(t, &mut alloc::vec::Vec::new())
+}
+
+#[cfg(parket_opt_size)]
+fn skip_any(r: &mut Reader<'_>, t: u8) -> crate::error::Result<()> {
+    r.skip_nested(t, false)
+}
+
 pub use reader::Reader;
 pub use writer::Writer;
 

@@ -36,17 +36,18 @@ pub struct Reader<'a> {
     cur: Cursor<'a>,
     depth: u32,
     max_depth: u32,
-    /// The compact struct decoder's pending error (see `__StructState`).
-    #[cfg(any(parket_opt_size, test))]
-    pub(crate) failed: Option<crate::error::Error>,
+    /// The compact struct decoder's pending error (see `thrift::compact`); unused by the
+    /// default decoder.
+    #[allow(dead_code)]
+    pub(crate) failed: Option<Error>,
     /// Tests only: read structs with the compact decoder of builds for size.
     #[cfg(test)]
     pub(crate) compact: bool,
 }
 
 /// One level of an iterative [`Reader::skip`].
-#[cfg_attr(parket_opt_size, allow(dead_code))]
-enum Frame {
+#[allow(dead_code)]
+pub(crate) enum Frame {
     Struct { last_id: i16 },
     List { elem: u8, remaining: u64 },
     Map { key: u8, value: u8, remaining: u64 },
@@ -60,7 +61,6 @@ impl<'a> Reader<'a> {
             cur: Cursor::new(buf),
             depth: 0,
             max_depth,
-            #[cfg(any(parket_opt_size, test))]
             failed: None,
             #[cfg(test)]
             compact: false,
@@ -255,59 +255,14 @@ impl<'a> Reader<'a> {
     /// recursively, one level per container, bounded by the same depth limit.)
     pub fn skip(&mut self, field_type: u8) -> Result<()> {
         let base_depth = self.depth;
-        #[cfg(parket_opt_size)]
-        let result = self.skip_nested(field_type, false);
-        #[cfg(not(parket_opt_size))]
-        let result = self.skip_loop(field_type, &mut Vec::new());
+        let result = super::skip_any(self, field_type);
         self.depth = base_depth;
         result
     }
 
-    /// [`Reader::skip`] in builds for size (`cfg(parket_opt_size)`): recursive, one level per
-    /// struct, list, set or map, which [`Reader::struct_begin`] bounds by the depth limit (as
-    /// it bounds the struct decoders' own recursion); no stack of frames to allocate. The same
-    /// reads in the same order as the iterative skip, hence the same result and the same
-    /// bytes consumed (a property test compares them).
-    #[cfg(any(parket_opt_size, test))]
-    pub(crate) fn skip_nested(&mut self, t: u8, element: bool) -> Result<()> {
-        if self.skip_scalar(t, element)? {
-            return Ok(());
-        }
-        match t {
-            LIST | SET | MAP => {
-                // A list's elements, or a map's keys and values in turn.
-                let (key, value, n) = if t == MAP {
-                    let (k, v, size) = self.map_header()?;
-                    (k, v, size * 2)
-                } else {
-                    let (e, size) = self.list_header()?;
-                    (e, e, size)
-                };
-                self.struct_begin()?;
-                for i in 0..n {
-                    self.skip_nested(if i % 2 == 0 { key } else { value }, true)?;
-                }
-                self.struct_end();
-            }
-            STRUCT => {
-                self.struct_begin()?;
-                let mut last = 0;
-                while let Some((_, t)) = self.field_header(&mut last)? {
-                    self.skip_nested(t, false)?;
-                }
-                self.struct_end();
-            }
-            _ => {
-                return Err(
-                    Error::out_of_range("Thrift type", t as i64).at_offset(self.position() as u64)
-                );
-            }
-        }
-        Ok(())
-    }
-
-    #[cfg_attr(parket_opt_size, allow(dead_code))]
-    fn skip_loop(&mut self, field_type: u8, stack: &mut Vec<Frame>) -> Result<()> {
+    // Unused in builds for size, which skip recursively (see `thrift::skip_any`).
+    #[allow(dead_code)]
+    pub(crate) fn skip_loop(&mut self, field_type: u8, stack: &mut Vec<Frame>) -> Result<()> {
         self.skip_one(field_type, false, stack)?;
         while let Some(top) = stack.last_mut() {
             match top {
@@ -356,7 +311,7 @@ impl<'a> Reader<'a> {
 
     /// Skips a value of scalar type `t` (a bool inside a container, `element`, is a byte of
     /// its own); false, reading nothing, when `t` is not a scalar type.
-    fn skip_scalar(&mut self, t: u8, element: bool) -> Result<bool> {
+    pub(crate) fn skip_scalar(&mut self, t: u8, element: bool) -> Result<bool> {
         match t {
             BOOL_TRUE | BOOL_FALSE => {
                 if element {
@@ -381,7 +336,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Skips a scalar, or reads a container's header and pushes its frame.
-    #[cfg_attr(parket_opt_size, allow(dead_code))]
+    #[allow(dead_code)]
     fn skip_one(&mut self, t: u8, element: bool, stack: &mut Vec<Frame>) -> Result<()> {
         if self.skip_scalar(t, element)? {
             return Ok(());

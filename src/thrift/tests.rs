@@ -240,43 +240,7 @@ fn deep_nesting_hits_the_depth_limit() {
     assert!(decode_prefix::<OneThree>(&bytes, 5).is_err());
 }
 
-/// Reads one field of type `T` whose header said `wire` with [`__read_field`] and with
-/// [`__read_field_inline`] (what builds for size use for struct types): the same result,
-/// value and bytes consumed.
-fn same_field_reads<T: Codec + PartialEq + core::fmt::Debug>(
-    bytes: &[u8],
-    wire: u8,
-) -> core::result::Result<(), TestCaseError> {
-    let (mut r1, mut r2) = (Reader::new(bytes, 8), Reader::new(bytes, 8));
-    let (mut s1, mut s2) = (None::<T>, None::<T>);
-    let a = __read_field(&mut r1, wire, &mut s1, &Ctx::NONE);
-    let b = __read_field_inline(&mut r2, wire, &mut s2, &Ctx::NONE);
-    prop_assert_eq!(
-        a.map_err(|e| e.kind().clone()),
-        b.map_err(|e| e.kind().clone())
-    );
-    prop_assert_eq!(s1, s2);
-    prop_assert_eq!(r1.position(), r2.position());
-    Ok(())
-}
-
 proptest! {
-    #[test]
-    fn inline_field_reader_matches(
-        bytes in proptest::collection::vec(any::<u8>(), 0..120),
-        small: bool,
-        wire in 0u8..16,
-    ) {
-        // Arbitrary bytes, and a valid struct followed by junk.
-        let mut input = if small { SMALL.to_vec() } else { Vec::new() };
-        input.extend_from_slice(&bytes);
-        same_field_reads::<Small>(&input, wire)?;
-        same_field_reads::<Small>(&input, STRUCT)?;
-        same_field_reads::<i32>(&input, wire)?;
-        same_field_reads::<String>(&input, wire)?;
-        same_field_reads::<Vec<Small>>(&input, wire)?;
-    }
-
     /// The recursive skip of builds for size reads exactly what the iterative one reads: the
     /// same result (error and its location included) and the same bytes consumed, for every
     /// type id, on arbitrary bytes and on valid structs followed by junk.

@@ -69,7 +69,9 @@ mod gather;
 mod tests;
 
 pub use encoder::DictionaryEncoder;
-pub(crate) use gather::{check_max, decode_gather_dict, gather_dict, Dict, Entries};
+#[allow(unused_imports)] // unused in builds for size, which gather in two passes
+pub(crate) use gather::decode_gather_dict;
+pub(crate) use gather::{check_max, gather_dict, Dict, Entries};
 pub use gather::{decode_gather, gather};
 
 /// Decodes `num_values` dictionary indices (a 1-byte bit width, then the RLE/bit-packing

@@ -1,0 +1,302 @@
+//! The struct decoder of builds for size (`cfg(parket_opt_size)`, set by `build.rs` for
+//! `opt-level = "s"` or `"z"`), and its recursive skip.
+//!
+//! `thrift_struct!` gives each struct a table of `(field id, wire type)` pairs and one call
+//! per field; the loop over field headers, the skipping of unknown fields and of fields of an
+//! unexpected wire type, the error checks and the check of required fields live here once
+//! ([`__StructState`]) instead of in every struct's decoder. Same values, bytes consumed and
+//! errors (kind, message and location) as the default decoder; `format::tests` compares the
+//! two on arbitrary bytes and on mutated footers, and `thrift::tests` the two skips.
+//!
+//! Measured (issue 23, valgrind instruction counts of decoding the 65 footers and first page
+//! headers of the parquet-testing corpus): this decoder runs 34% more instructions on footers
+//! and 50% more on page headers than the default one, so release builds keep the default and
+//! only builds for size use this one. The choice is made once, in `thrift`'s module root.
+//!
+//! For `KeyValue { 1: required key: string, 2: optional value: string }` the table is
+//! `[(1, 8), (2, 8)]` (8 = BINARY), the required mask `0b01`, and the bytes `18 01 6b 00`
+//! (field 1, BINARY, "k", stop) take one turn of the loop.
+
+use super::{Codec, Ctx, Reader, BOOL_FALSE, BOOL_TRUE, LIST, MAP, SET, STRUCT};
+use crate::error::{Error, Result};
+
+/// The state of the compact struct decoder, which builds for size (`cfg(parket_opt_size)`) use
+/// for every `thrift_struct!`: where the struct started, the last field id, and which fields
+/// of its table were read. The loop over field headers, the skipping of unknown fields and of
+/// fields of an unexpected wire type, and the check of required fields live here once instead
+/// of in every struct's decoder; a field's reader leaves its error in the [`Reader`]
+/// ([`__read_req`]), which ends the loop ([`__StructState::next`]) and is returned by
+/// [`__StructState::finish`], so that a field costs its decoder one call and no check.
+#[doc(hidden)]
+pub struct __StructState {
+    start: u64,
+    last: i16,
+    seen: u64,
+    entered: bool,
+}
+
+impl __StructState {
+    /// The state of a struct that starts at the reader's position; the first
+    /// [`__StructState::next`] enters it (counting one level of nesting).
+    #[inline(always)]
+    pub fn new(r: &Reader<'_>) -> Self {
+        __StructState {
+            start: r.position() as u64,
+            last: 0,
+            seen: 0,
+            entered: false,
+        }
+    }
+
+    /// The next field to read: `(id, wire type)` of a field of `table` (pairs of id and
+    /// expected wire type) whose header has that wire type (a bool field's either). `None`
+    /// after the stop field, or when reading failed (the error is then left in the reader for
+    /// [`__StructState::finish`]). Unknown fields and fields of another wire type are
+    /// skipped, as the default decoder skips them.
+    #[inline(never)]
+    pub fn next(&mut self, r: &mut Reader<'_>, table: &[(u8, u8)]) -> Option<(i16, u8)> {
+        if r.failed.is_some() {
+            return None;
+        }
+        let entered = core::mem::replace(&mut self.entered, true);
+        let step = |r: &mut Reader<'_>, last: &mut i16| -> Result<Option<(usize, i16, u8)>> {
+            if !entered {
+                r.struct_begin()?;
+            }
+            while let Some((id, wire)) = r.field_header(last)? {
+                let known = table.iter().position(|&(i, w)| {
+                    i16::from(i) == id && (w == wire || (w == BOOL_TRUE && wire == BOOL_FALSE))
+                });
+                if let Some(i) = known {
+                    return Ok(Some((i, id, wire)));
+                }
+                r.skip(wire)?;
+            }
+            r.struct_end();
+            Ok(None)
+        };
+        match step(r, &mut self.last) {
+            Ok(Some((i, id, wire))) => {
+                self.seen |= 1u64.checked_shl(i as u32).unwrap_or(0);
+                Some((id, wire))
+            }
+            Ok(None) => None,
+            Err(e) => {
+                r.failed = Some(e);
+                None
+            }
+        }
+    }
+
+    /// The error a field's reader left, if any; else checks that every field of `required`
+    /// (a bit per table position) was read, naming the first one missing from `missing`
+    /// (one `Struct.field` name per table position, each ended by a NUL character).
+    #[inline(never)]
+    pub fn finish(&self, r: &mut Reader<'_>, required: u64, missing: &'static str) -> Result<()> {
+        if let Some(e) = r.failed.take() {
+            return Err(e);
+        }
+        let absent = required & !self.seen;
+        if absent == 0 {
+            return Ok(());
+        }
+        // The message of table position `n`: the `n`-th NUL-terminated piece.
+        let mut rest = missing;
+        for _ in 0..absent.trailing_zeros() {
+            let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
+            rest = rest.get(end + 1..).unwrap_or("");
+        }
+        let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
+        let field = rest.get(..end).unwrap_or("");
+        Err(Error::missing_field(field).at_offset(self.start))
+    }
+}
+
+/// A bit per field that is required, by table position (for [`__StructState::finish`]).
+#[doc(hidden)]
+pub const fn __required_mask(required: &[bool]) -> u64 {
+    let mut mask = 0u64;
+    let mut i = 0;
+    while i < required.len() && i < 64 {
+        if required[i] {
+            mask |= 1 << i;
+        }
+        i += 1;
+    }
+    mask
+}
+
+/// Reads the value of a required field that [`__StructState::next`] returned into `slot`, or
+/// leaves the error in the reader. One instance per field type, shared by every struct.
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_req<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx: &'static Ctx) {
+    match T::read_field(r, wire, *ctx) {
+        Ok(v) => *slot = v,
+        Err(e) => r.failed = Some(e),
+    }
+}
+
+/// [`__read_req`] for an optional field.
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_opt<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut Option<T>, ctx: &'static Ctx) {
+    match T::read_field(r, wire, *ctx) {
+        Ok(v) => *slot = Some(v),
+        Err(e) => r.failed = Some(e),
+    }
+}
+
+impl Reader<'_> {
+    /// [`Reader::skip`] in builds for size: recursive, one level per
+    /// struct, list, set or map, which [`Reader::struct_begin`] bounds by the depth limit (as
+    /// it bounds the struct decoders' own recursion); no stack of frames to allocate. The same
+    /// reads in the same order as the iterative skip, hence the same result and the same
+    /// bytes consumed (a property test compares them).
+    pub(crate) fn skip_nested(&mut self, t: u8, element: bool) -> Result<()> {
+        if self.skip_scalar(t, element)? {
+            return Ok(());
+        }
+        match t {
+            LIST | SET | MAP => {
+                // A list's elements, or a map's keys and values in turn.
+                let (key, value, n) = if t == MAP {
+                    let (k, v, size) = self.map_header()?;
+                    (k, v, size * 2)
+                } else {
+                    let (e, size) = self.list_header()?;
+                    (e, e, size)
+                };
+                self.struct_begin()?;
+                for i in 0..n {
+                    self.skip_nested(if i % 2 == 0 { key } else { value }, true)?;
+                }
+                self.struct_end();
+            }
+            STRUCT => {
+                self.struct_begin()?;
+                let mut last = 0;
+                while let Some((_, t)) = self.field_header(&mut last)? {
+                    self.skip_nested(t, false)?;
+                }
+                self.struct_end();
+            }
+            _ => {
+                return Err(
+                    Error::out_of_range("Thrift type", t as i64).at_offset(self.position() as u64)
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The compact struct decoder (see the module docs); expands to the body of
+/// [`Codec::read`] for `$name`.
+macro_rules! __read_struct_compact {
+    ($r:ident, $name:ident {
+        $( $(#[extra $($extra:tt)*])? $id:literal : $req:ident $field:ident : $ty:ty, )*
+    }) => {{
+        let __r = $r;
+        // (id, wire type) of each field, in declaration order (every id of
+        // parquet.thrift fits a byte); an `#[extra]` field gets wire type 0, which no
+        // field header has, when `metadata-extras` is off.
+        const __TABLE: &[(u8, u8)] = &[
+            $( ($id, {
+                let __w = <$ty as $crate::thrift::Codec>::WIRE;
+                $( $($extra)*
+                    let __w = if cfg!(feature = "metadata-extras") { __w } else { 0 };
+                )?
+                __w
+            }), )*
+        ];
+        const __REQUIRED: u64 = $crate::thrift::__required_mask(&[
+            $( $crate::thrift::__is_required!($req), )*
+        ]);
+        // The name (`Struct.field`) of each field that may be missing, in table
+        // order, each ended by a NUL character (empty for optional fields).
+        const __MISSING: &str = concat!($(
+            $crate::thrift::__missing!($req, $name, $field), "\0",
+        )*);
+        let mut __s = $crate::thrift::__StructState::new(__r);
+        // Read in place: a required field holds a placeholder until it is read
+        // (`finish` fails if it never is), an optional one `None`.
+        let mut __out = $name {
+            $( $field: $crate::thrift::__init!($req, $ty), )*
+        };
+        while let Some((__id, __wire)) = __s.next(__r, __TABLE) {
+            match __id {
+                $( $id => {
+                    $( $($extra)*
+                        // Not in the table without `metadata-extras` (never
+                        // returned); this keeps its decoder out of the build.
+                        if !cfg!(feature = "metadata-extras") {
+                            continue;
+                        }
+                    )?
+                    let __ctx = &$crate::thrift::Ctx {
+                        field: concat!(stringify!($name), ".", stringify!($field)),
+                        not_utf8: concat!(
+                            "string field ", stringify!($name), ".",
+                            stringify!($field), " is not valid UTF-8"
+                        ),
+                    };
+                    // A field of struct type is read inline: each struct type is the type
+                    // of few fields, so its decoder is inlined where it is used instead of
+                    // standing alone with its own frame and unwind table entry. The others
+                    // by one function per type, which leaves an error in the reader for
+                    // `next` and `finish`.
+                    if <$ty as $crate::thrift::Codec>::WIRE == $crate::thrift::STRUCT {
+                        let __v = <$ty as $crate::thrift::Codec>::read_field(
+                            __r, __wire, *__ctx,
+                        )?;
+                        __out.$field = $crate::thrift::__set!($req, __v);
+                    } else {
+                        $crate::thrift::__read_into!($req, __r, __wire, &mut __out.$field, __ctx);
+                    }
+                } )*
+                _ => {}
+            }
+        }
+        __s.finish(__r, __REQUIRED, __MISSING)?;
+        Ok(__out)
+    }};
+}
+
+macro_rules! __missing {
+    (required, $name:ident, $f:ident) => {
+        concat!(stringify!($name), ".", stringify!($f))
+    };
+    (optional, $name:ident, $f:ident) => {
+        ""
+    };
+}
+
+macro_rules! __init {
+    (required, $t:ty) => {
+        <$t as $crate::thrift::__Placeholder>::placeholder()
+    };
+    (optional, $t:ty) => {
+        None
+    };
+}
+
+macro_rules! __set {
+    (required, $v:expr) => {
+        $v
+    };
+    (optional, $v:expr) => {
+        Some($v)
+    };
+}
+
+macro_rules! __read_into {
+    (required, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
+        $crate::thrift::__read_req($r, $w, $slot, $ctx)
+    };
+    (optional, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
+        $crate::thrift::__read_opt($r, $w, $slot, $ctx)
+    };
+}
+
+pub(crate) use {__init, __missing, __read_into, __read_struct_compact, __set};
