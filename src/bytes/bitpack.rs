@@ -38,6 +38,14 @@
 
 use alloc::vec::Vec;
 
+// The one point of choice between the unpackers of default builds ([`fast`]: one function per
+// bit width) and those of builds for size (`cfg(parket_opt_size)`, [`compact`]: one loop over
+// runtime widths); same signatures, same results (a property test compares them).
+#[cfg(parket_opt_size)]
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use fast as variant;
+
 /// Bytes needed to hold `count` values of `bit_width` bits.
 #[inline]
 pub fn packed_len(count: usize, bit_width: u32) -> usize {
@@ -53,10 +61,7 @@ pub fn packed_len(count: usize, bit_width: u32) -> usize {
 #[inline]
 pub fn unpack64(input: &[u8], bit_width: u32, out: &mut [u64]) {
     debug_assert!(bit_width <= 64);
-    #[cfg(parket_opt_size)]
-    compact::unpack64(input, (bit_width as usize).min(64), out);
-    #[cfg(not(parket_opt_size))]
-    UNPACK64[(bit_width as usize).min(64)](input, out);
+    variant::unpack64(input, (bit_width as usize).min(64), out);
 }
 
 /// Unpacks `out.len()` values of `bit_width` bits (0 to 32), LSB first, from `input`.
@@ -65,10 +70,7 @@ pub fn unpack64(input: &[u8], bit_width: u32, out: &mut [u64]) {
 #[inline]
 pub fn unpack32(input: &[u8], bit_width: u32, out: &mut [u32]) {
     debug_assert!(bit_width <= 32);
-    #[cfg(parket_opt_size)]
-    compact::unpack32(input, (bit_width as usize).min(32), out);
-    #[cfg(not(parket_opt_size))]
-    UNPACK32[(bit_width as usize).min(32)](input, out);
+    variant::unpack32(input, (bit_width as usize).min(32), out);
 }
 
 /// Appends `values`, each of `bit_width` bits (0 to 64), LSB first; pads the last byte with
@@ -178,113 +180,11 @@ fn word_at(buf: &[u8; 72], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// Unpacks one group of 8 values of `W` bits from `buf` (which holds the group's `W` bytes
-/// followed by zeros). With `W` constant, the loop unrolls into constant shifts and masks.
-#[cfg(not(parket_opt_size))]
-#[inline(always)]
-fn unpack_group64<const W: usize>(buf: &[u8; 72], out: &mut [u64]) {
-    let mask = mask64(W as u32);
-    for (i, o) in out.iter_mut().enumerate().take(8) {
-        let start = i * W;
-        let byte = start / 8;
-        let shift = (start % 8) as u32;
-        let mut v = word_at(buf, byte) >> shift;
-        if shift as usize + W > 64 {
-            v |= (buf[byte + 8] as u64) << (64 - shift);
-        }
-        *o = v & mask;
-    }
-}
-
-#[cfg(not(parket_opt_size))]
-/// As [`unpack_group64`] for `W <= 32`: one 64-bit load always covers a value (shift <= 7).
-#[inline(always)]
-fn unpack_group32<const W: usize>(buf: &[u8; 72], out: &mut [u32]) {
-    let mask = mask64(W as u32);
-    for (i, o) in out.iter_mut().enumerate().take(8) {
-        let start = i * W;
-        *o = ((word_at(buf, start / 8) >> (start % 8)) & mask) as u32;
-    }
-}
-
-#[cfg(not(parket_opt_size))]
-/// Unpacks `out.len()` values of `W` bits with `group` (one group of 8 from 72 readable bytes):
-/// whole groups straight from `input`, then a last partial group (or a group cut short by the
-/// end of `input`) through a zero-padded copy. `group` is a generic parameter, not a pointer,
-/// so each width still compiles to its own straight-line code.
-#[inline(always)]
-fn unpack_all<T: Copy + Default, const W: usize>(
-    input: &[u8],
-    out: &mut [T],
-    group: impl Fn(&[u8; 72], &mut [T]),
-) {
-    if W == 0 {
-        out.fill(T::default());
-        return;
-    }
-    let mut done = 0;
-    // While 72 bytes remain, read each group in place.
-    while let (Some(g), Some(dst)) = (
-        input
-            .get(done / 8 * W..)
-            .and_then(|s| s.first_chunk::<72>()),
-        out.get_mut(done..done + 8),
-    ) {
-        group(g, dst);
-        done += 8;
-    }
-    // Near the end of the input, through a zero-padded copy.
-    let mut buf = [0u8; 72];
-    let rest = input.get(done / 8 * W..).unwrap_or(&[]);
-    for (src, dst) in rest.chunks_exact(W).zip(out[done..].chunks_exact_mut(8)) {
-        buf[..W].copy_from_slice(src);
-        group(&buf, dst);
-        done += 8;
-    }
-    if done < out.len() {
-        let consumed = done / 8 * W;
-        let rest = input.get(consumed..).unwrap_or(&[]);
-        for (g, dst) in out[done..].chunks_mut(8).enumerate() {
-            buf = [0u8; 72];
-            let src = rest.get(g * W..).unwrap_or(&[]);
-            let n = src.len().min(W);
-            buf[..n].copy_from_slice(&src[..n]);
-            let mut tmp = [T::default(); 8];
-            group(&buf, &mut tmp);
-            dst.copy_from_slice(&tmp[..dst.len()]);
-        }
-    }
-}
-
-#[cfg(not(parket_opt_size))]
-/// [`unpack_all`] for u64 output, `W <= 64`.
-fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
-    unpack_all::<u64, W>(input, out, unpack_group64::<W>)
-}
-
-#[cfg(not(parket_opt_size))]
-/// [`unpack_all`] for u32 output, `W <= 32`.
-fn unpack_all32<const W: usize>(input: &[u8], out: &mut [u32]) {
-    unpack_all::<u32, W>(input, out, unpack_group32::<W>)
-}
-
-#[cfg(not(parket_opt_size))]
-type Unpack64 = fn(&[u8], &mut [u64]);
-#[cfg(not(parket_opt_size))]
-type Unpack32 = fn(&[u8], &mut [u32]);
-
 macro_rules! table {
     ($f:ident, $t:ty; $($w:literal)*) => {
         [$($f::<$w> as $t),*]
     };
 }
-
-#[cfg(not(parket_opt_size))]
-/// One unpacker per bit width 0..=64.
-static UNPACK64: [Unpack64; 65] = table!(unpack_all64, Unpack64;
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
-    33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62
-    63 64);
 
 type Pack32 = fn(&[u32], &mut Vec<u8>);
 
@@ -292,10 +192,122 @@ type Pack32 = fn(&[u32], &mut Vec<u8>);
 static PACK32: [Pack32; 33] = table!(pack_all32, Pack32;
     0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
 
+/// The unpackers of default builds: one function per bit width, each straight-line code for
+/// its width (the other variant, `compact`, is a loop over runtime widths).
 #[cfg(not(parket_opt_size))]
-/// One unpacker per bit width 0..=32.
-static UNPACK32: [Unpack32; 33] = table!(unpack_all32, Unpack32;
-    0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+mod fast {
+    use super::{mask64, word_at};
+
+    /// As [`super::unpack64`], for `w <= 64`.
+    #[inline]
+    pub(super) fn unpack64(input: &[u8], w: usize, out: &mut [u64]) {
+        UNPACK64[w](input, out);
+    }
+
+    /// As [`super::unpack32`], for `w <= 32`.
+    #[inline]
+    pub(super) fn unpack32(input: &[u8], w: usize, out: &mut [u32]) {
+        UNPACK32[w](input, out);
+    }
+
+    /// Unpacks one group of 8 values of `W` bits from `buf` (which holds the group's `W` bytes
+    /// followed by zeros). With `W` constant, the loop unrolls into constant shifts and masks.
+    #[inline(always)]
+    fn unpack_group64<const W: usize>(buf: &[u8; 72], out: &mut [u64]) {
+        let mask = mask64(W as u32);
+        for (i, o) in out.iter_mut().enumerate().take(8) {
+            let start = i * W;
+            let byte = start / 8;
+            let shift = (start % 8) as u32;
+            let mut v = word_at(buf, byte) >> shift;
+            if shift as usize + W > 64 {
+                v |= (buf[byte + 8] as u64) << (64 - shift);
+            }
+            *o = v & mask;
+        }
+    }
+
+    /// As [`unpack_group64`] for `W <= 32`: one 64-bit load always covers a value (shift <= 7).
+    #[inline(always)]
+    fn unpack_group32<const W: usize>(buf: &[u8; 72], out: &mut [u32]) {
+        let mask = mask64(W as u32);
+        for (i, o) in out.iter_mut().enumerate().take(8) {
+            let start = i * W;
+            *o = ((word_at(buf, start / 8) >> (start % 8)) & mask) as u32;
+        }
+    }
+
+    /// Unpacks `out.len()` values of `W` bits with `group` (one group of 8 from 72 readable bytes):
+    /// whole groups straight from `input`, then a last partial group (or a group cut short by the
+    /// end of `input`) through a zero-padded copy. `group` is a generic parameter, not a pointer,
+    /// so each width still compiles to its own straight-line code.
+    #[inline(always)]
+    fn unpack_all<T: Copy + Default, const W: usize>(
+        input: &[u8],
+        out: &mut [T],
+        group: impl Fn(&[u8; 72], &mut [T]),
+    ) {
+        if W == 0 {
+            out.fill(T::default());
+            return;
+        }
+        let mut done = 0;
+        // While 72 bytes remain, read each group in place.
+        while let (Some(g), Some(dst)) = (
+            input
+                .get(done / 8 * W..)
+                .and_then(|s| s.first_chunk::<72>()),
+            out.get_mut(done..done + 8),
+        ) {
+            group(g, dst);
+            done += 8;
+        }
+        // Near the end of the input, through a zero-padded copy.
+        let mut buf = [0u8; 72];
+        let rest = input.get(done / 8 * W..).unwrap_or(&[]);
+        for (src, dst) in rest.chunks_exact(W).zip(out[done..].chunks_exact_mut(8)) {
+            buf[..W].copy_from_slice(src);
+            group(&buf, dst);
+            done += 8;
+        }
+        if done < out.len() {
+            let consumed = done / 8 * W;
+            let rest = input.get(consumed..).unwrap_or(&[]);
+            for (g, dst) in out[done..].chunks_mut(8).enumerate() {
+                buf = [0u8; 72];
+                let src = rest.get(g * W..).unwrap_or(&[]);
+                let n = src.len().min(W);
+                buf[..n].copy_from_slice(&src[..n]);
+                let mut tmp = [T::default(); 8];
+                group(&buf, &mut tmp);
+                dst.copy_from_slice(&tmp[..dst.len()]);
+            }
+        }
+    }
+
+    /// [`unpack_all`] for u64 output, `W <= 64`.
+    fn unpack_all64<const W: usize>(input: &[u8], out: &mut [u64]) {
+        unpack_all::<u64, W>(input, out, unpack_group64::<W>)
+    }
+
+    /// [`unpack_all`] for u32 output, `W <= 32`.
+    fn unpack_all32<const W: usize>(input: &[u8], out: &mut [u32]) {
+        unpack_all::<u32, W>(input, out, unpack_group32::<W>)
+    }
+
+    type Unpack64 = fn(&[u8], &mut [u64]);
+    type Unpack32 = fn(&[u8], &mut [u32]);
+
+    /// One unpacker per bit width 0..=32.
+    static UNPACK32: [Unpack32; 33] = table!(unpack_all32, Unpack32;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+
+    /// One unpacker per bit width 0..=64.
+    static UNPACK64: [Unpack64; 65] = table!(unpack_all64, Unpack64;
+        0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+        33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62
+        63 64);
+}
 
 /// The variants picked when the crate is built for size (`opt-level = "s"` or `"z"`, which
 /// `build.rs` turns into `cfg(parket_opt_size)`): one loop over runtime bit widths instead of

@@ -23,95 +23,104 @@
 /// The reflected IEEE polynomial.
 const POLY: u32 = 0xEDB8_8320;
 
-/// `TABLES[0]` is the classic byte-at-a-time table; `TABLES[k][b]` is the CRC contribution of
-/// byte `b` followed by `k` zero bytes.
-#[cfg(not(parket_opt_size))]
-static TABLES: [[u32; 256]; 8] = make_tables();
-
-#[cfg(not(parket_opt_size))]
-const fn make_tables() -> [[u32; 256]; 8] {
-    let mut t = [[0u32; 256]; 8];
-    let mut i = 0;
-    while i < 256 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 8 {
-            c = if c & 1 != 0 { (c >> 1) ^ POLY } else { c >> 1 };
-            k += 1;
-        }
-        t[0][i] = c;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 256 {
-        let mut k = 1;
-        while k < 8 {
-            let prev = t[k - 1][i];
-            t[k][i] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
-            k += 1;
-        }
-        i += 1;
-    }
-    t
-}
-
-/// For builds for size (`cfg(parket_opt_size)`, set by `build.rs` for `opt-level = "s"` or
-/// `"z"`): the CRC contribution of each 4-bit value, a 64-byte table instead of 8 KiB (half
-/// a byte per look-up: two dependent look-ups per byte).
-#[cfg(any(parket_opt_size, test))]
-static NIBBLES: [u32; 16] = {
-    let mut t = [0u32; 16];
-    let mut i = 0;
-    while i < 16 {
-        let mut c = i as u32;
-        let mut k = 0;
-        while k < 4 {
-            c = if c & 1 != 0 { (c >> 1) ^ POLY } else { c >> 1 };
-            k += 1;
-        }
-        t[i] = c;
-        i += 1;
-    }
-    t
-};
-
-/// [`update_raw`] half a byte at a time, with [`NIBBLES`].
-#[cfg(any(parket_opt_size, test))]
-fn update_raw_nibblewise(mut crc: u32, data: &[u8]) -> u32 {
-    for &b in data {
-        crc ^= b as u32;
-        crc = (crc >> 4) ^ NIBBLES[(crc & 0xF) as usize];
-        crc = (crc >> 4) ^ NIBBLES[(crc & 0xF) as usize];
-    }
-    crc
-}
-
-/// Folds `data` into a raw (pre-inverted) CRC state.
+// The one point of choice: default builds fold 8 bytes per step with 8 KiB of tables
+// ([`sliced`]); builds for size (`cfg(parket_opt_size)`, set by `build.rs` for `opt-level = "s"`
+// or `"z"`) half a byte per look-up with 64 bytes ([`compact`]). Same results (a property test
+// compares them with a bitwise reference).
 #[cfg(parket_opt_size)]
-fn update_raw(crc: u32, data: &[u8]) -> u32 {
-    update_raw_nibblewise(crc, data)
+use compact::update_raw;
+#[cfg(not(parket_opt_size))]
+use sliced::update_raw;
+
+/// Slicing by 8, for default builds.
+#[cfg(not(parket_opt_size))]
+mod sliced {
+    use super::POLY;
+
+    /// `TABLES[0]` is the classic byte-at-a-time table; `TABLES[k][b]` is the CRC contribution of
+    /// byte `b` followed by `k` zero bytes.
+    static TABLES: [[u32; 256]; 8] = make_tables();
+
+    const fn make_tables() -> [[u32; 256]; 8] {
+        let mut t = [[0u32; 256]; 8];
+        let mut i = 0;
+        while i < 256 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 8 {
+                c = if c & 1 != 0 { (c >> 1) ^ POLY } else { c >> 1 };
+                k += 1;
+            }
+            t[0][i] = c;
+            i += 1;
+        }
+        let mut i = 0;
+        while i < 256 {
+            let mut k = 1;
+            while k < 8 {
+                let prev = t[k - 1][i];
+                t[k][i] = (prev >> 8) ^ t[0][(prev & 0xFF) as usize];
+                k += 1;
+            }
+            i += 1;
+        }
+        t
+    }
+
+    /// Folds `data` into a raw (pre-inverted) CRC state, 8 bytes at a time.
+    pub(super) fn update_raw(mut crc: u32, data: &[u8]) -> u32 {
+        let mut chunks = data.chunks_exact(8);
+        for c in &mut chunks {
+            let lo = u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ crc;
+            let hi = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
+            crc = TABLES[7][(lo & 0xFF) as usize]
+                ^ TABLES[6][((lo >> 8) & 0xFF) as usize]
+                ^ TABLES[5][((lo >> 16) & 0xFF) as usize]
+                ^ TABLES[4][(lo >> 24) as usize]
+                ^ TABLES[3][(hi & 0xFF) as usize]
+                ^ TABLES[2][((hi >> 8) & 0xFF) as usize]
+                ^ TABLES[1][((hi >> 16) & 0xFF) as usize]
+                ^ TABLES[0][(hi >> 24) as usize];
+        }
+        for &b in chunks.remainder() {
+            crc = (crc >> 8) ^ TABLES[0][((crc ^ b as u32) & 0xFF) as usize];
+        }
+        crc
+    }
 }
 
-/// Folds `data` into a raw (pre-inverted) CRC state, 8 bytes at a time.
-#[cfg(not(parket_opt_size))]
-fn update_raw(mut crc: u32, data: &[u8]) -> u32 {
-    let mut chunks = data.chunks_exact(8);
-    for c in &mut chunks {
-        let lo = u32::from_le_bytes([c[0], c[1], c[2], c[3]]) ^ crc;
-        let hi = u32::from_le_bytes([c[4], c[5], c[6], c[7]]);
-        crc = TABLES[7][(lo & 0xFF) as usize]
-            ^ TABLES[6][((lo >> 8) & 0xFF) as usize]
-            ^ TABLES[5][((lo >> 16) & 0xFF) as usize]
-            ^ TABLES[4][(lo >> 24) as usize]
-            ^ TABLES[3][(hi & 0xFF) as usize]
-            ^ TABLES[2][((hi >> 8) & 0xFF) as usize]
-            ^ TABLES[1][((hi >> 16) & 0xFF) as usize]
-            ^ TABLES[0][(hi >> 24) as usize];
+/// Half a byte per look-up, for builds for size: a 64-byte table instead of 8 KiB.
+#[cfg(any(parket_opt_size, test))]
+mod compact {
+    use super::POLY;
+
+    /// The CRC contribution of each 4-bit value, a 64-byte table instead of 8 KiB (half
+    /// a byte per look-up: two dependent look-ups per byte).
+    static NIBBLES: [u32; 16] = {
+        let mut t = [0u32; 16];
+        let mut i = 0;
+        while i < 16 {
+            let mut c = i as u32;
+            let mut k = 0;
+            while k < 4 {
+                c = if c & 1 != 0 { (c >> 1) ^ POLY } else { c >> 1 };
+                k += 1;
+            }
+            t[i] = c;
+            i += 1;
+        }
+        t
+    };
+
+    /// `update_raw` half a byte at a time, with [`NIBBLES`].
+    pub(super) fn update_raw(mut crc: u32, data: &[u8]) -> u32 {
+        for &b in data {
+            crc ^= b as u32;
+            crc = (crc >> 4) ^ NIBBLES[(crc & 0xF) as usize];
+            crc = (crc >> 4) ^ NIBBLES[(crc & 0xF) as usize];
+        }
+        crc
     }
-    for &b in chunks.remainder() {
-        crc = (crc >> 8) ^ TABLES[0][((crc ^ b as u32) & 0xFF) as usize];
-    }
-    crc
 }
 
 /// The CRC-32 of `data`.
@@ -198,7 +207,7 @@ mod tests {
         fn sliced_equals_bitwise(data in proptest::collection::vec(any::<u8>(), 0..300)) {
             prop_assert_eq!(crc32(&data), naive(&data));
             // The size-profile variant, whichever variant this build uses.
-            prop_assert_eq!(!update_raw_nibblewise(!0, &data), naive(&data));
+            prop_assert_eq!(!compact::update_raw(!0, &data), naive(&data));
         }
 
         #[test]

@@ -69,10 +69,32 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
         }
     };
     check_len(input, num_values, width)?;
-    #[cfg(parket_opt_size)]
-    let r = transpose_then_plain(input, num_values, width, out);
-    #[cfg(not(parket_opt_size))]
-    let r = {
+    variant::decode_checked(input, num_values, width, out)
+}
+
+// The one point of choice: default builds gather each type's values from the streams
+// ([`gather`]); builds for size (`cfg(parket_opt_size)`) transpose the streams into PLAIN bytes
+// and decode those ([`compact`]). Same signature, same values (a property test compares them).
+#[cfg(parket_opt_size)]
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use gather as variant;
+
+/// [`decode`] in default builds, after the length check: one gather per value type.
+#[cfg(not(parket_opt_size))]
+mod gather {
+    use alloc::vec::Vec;
+
+    use crate::error::Result;
+    use crate::values::{FixedLenByteArrays, Values};
+
+    /// Reassembles the `num_values` values of `width` bytes of `input` into `out`.
+    pub(super) fn decode_checked(
+        input: &[u8],
+        num_values: usize,
+        _width: usize,
+        out: &mut Values,
+    ) -> Result<usize> {
         match out {
             Values::Int32(v) => gather::<4, _>(input, num_values, v, i32::from_le_bytes),
             Values::Float(v) => gather::<4, _>(input, num_values, v, f32::from_le_bytes),
@@ -82,39 +104,75 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
             _ => {}
         }
         Ok(input.len())
-    };
-    r
-}
+    }
 
-/// [`decode`] in builds for size (`cfg(parket_opt_size)`), after the length check: the
-/// streams are transposed into the values' PLAIN bytes (little-endian values, one after the
-/// other), which [`plain::decode`](super::plain::decode) then reads: no copy of the gather
-/// per type. Same values; a property test compares it with the per-type gathers.
-#[cfg(any(parket_opt_size, test))]
-fn transpose_then_plain(
-    input: &[u8],
-    num_values: usize,
-    width: usize,
-    out: &mut Values,
-) -> Result<usize> {
-    // `resize` rather than `vec![0; n]`: no `alloc_zeroed` linked for this alone.
-    #[allow(clippy::slow_vector_initialization)]
-    let mut bytes = {
-        let mut v = Vec::new();
-        v.resize(input.len(), 0u8);
-        v
-    };
-    if num_values > 0 {
-        for (k, stream) in input.chunks_exact(num_values).enumerate() {
-            for (value, &b) in bytes.chunks_exact_mut(width.max(1)).zip(stream) {
-                if let Some(to) = value.get_mut(k) {
-                    *to = b;
-                }
+    /// Reassembles `n` values of `K` bytes; `input.len() == n * K` was checked.
+    fn gather<const K: usize, T>(input: &[u8], n: usize, out: &mut Vec<T>, from: fn([u8; K]) -> T) {
+        if n == 0 {
+            return;
+        }
+        let mut streams = input.chunks_exact(n);
+        let streams: [&[u8]; K] = core::array::from_fn(|_| streams.next().unwrap_or(&[]));
+        out.reserve(n);
+        // Indices stay below n, the length of every stream.
+        out.extend((0..n).map(|i| from(core::array::from_fn(|k| streams[k][i]))));
+    }
+
+    /// Reassembles `n` FIXED_LEN_BYTE_ARRAY values; `input.len() == n * width` was checked.
+    fn gather_fixed(input: &[u8], n: usize, out: &mut FixedLenByteArrays) {
+        let width = out.width();
+        if n == 0 || width == 0 {
+            return;
+        }
+        let data = out.data_mut();
+        let base = data.len();
+        data.resize(base + input.len(), 0);
+        let dst = &mut data[base..];
+        for (k, stream) in input.chunks_exact(n).enumerate() {
+            for (value, &b) in dst.chunks_exact_mut(width).zip(stream) {
+                value[k] = b;
             }
         }
     }
-    super::plain::decode(&bytes, num_values, out)?;
-    Ok(input.len())
+}
+
+/// The transposing decoder of builds for size.
+#[cfg(any(parket_opt_size, test))]
+mod compact {
+    use alloc::vec::Vec;
+
+    use crate::error::Result;
+    use crate::values::Values;
+
+    /// [`decode`](super::decode) in builds for size, after the length check: the
+    /// streams are transposed into the values' PLAIN bytes (little-endian values, one after the
+    /// other), which [`plain::decode`](crate::encoding::plain::decode) then reads: no copy of the gather
+    /// per type. Same values; a property test compares it with the per-type gathers.
+    pub(super) fn decode_checked(
+        input: &[u8],
+        num_values: usize,
+        width: usize,
+        out: &mut Values,
+    ) -> Result<usize> {
+        // `resize` rather than `vec![0; n]`: no `alloc_zeroed` linked for this alone.
+        #[allow(clippy::slow_vector_initialization)]
+        let mut bytes = {
+            let mut v = Vec::new();
+            v.resize(input.len(), 0u8);
+            v
+        };
+        if num_values > 0 {
+            for (k, stream) in input.chunks_exact(num_values).enumerate() {
+                for (value, &b) in bytes.chunks_exact_mut(width.max(1)).zip(stream) {
+                    if let Some(to) = value.get_mut(k) {
+                        *to = b;
+                    }
+                }
+            }
+        }
+        crate::encoding::plain::decode(&bytes, num_values, out)?;
+        Ok(input.len())
+    }
 }
 
 fn check_len(input: &[u8], num_values: usize, width: usize) -> Result<()> {
@@ -140,37 +198,6 @@ fn check_len(input: &[u8], num_values: usize, width: usize) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-/// Reassembles `n` values of `K` bytes; `input.len() == n * K` was checked.
-#[cfg(not(parket_opt_size))]
-fn gather<const K: usize, T>(input: &[u8], n: usize, out: &mut Vec<T>, from: fn([u8; K]) -> T) {
-    if n == 0 {
-        return;
-    }
-    let mut streams = input.chunks_exact(n);
-    let streams: [&[u8]; K] = core::array::from_fn(|_| streams.next().unwrap_or(&[]));
-    out.reserve(n);
-    // Indices stay below n, the length of every stream.
-    out.extend((0..n).map(|i| from(core::array::from_fn(|k| streams[k][i]))));
-}
-
-/// Reassembles `n` FIXED_LEN_BYTE_ARRAY values; `input.len() == n * width` was checked.
-#[cfg(not(parket_opt_size))]
-fn gather_fixed(input: &[u8], n: usize, out: &mut FixedLenByteArrays) {
-    let width = out.width();
-    if n == 0 || width == 0 {
-        return;
-    }
-    let data = out.data_mut();
-    let base = data.len();
-    data.resize(base + input.len(), 0);
-    let dst = &mut data[base..];
-    for (k, stream) in input.chunks_exact(n).enumerate() {
-        for (value, &b) in dst.chunks_exact_mut(width).zip(stream) {
-            value[k] = b;
-        }
-    }
 }
 
 /// Appends the encoding of `values` (FLOAT, DOUBLE, INT32, INT64 or FIXED_LEN_BYTE_ARRAY).
@@ -323,7 +350,7 @@ mod tests {
             kind in 0usize..5,
             flba_width in 1usize..20,
         ) {
-            // Builds for size decode through transpose_then_plain: the same values as the
+            // Builds for size decode through compact::decode_checked: the same values as the
             // per-type gathers, for every type and any bytes of a valid length.
             let width = [4, 4, 8, 8, flba_width][kind];
             let n = data.len() / width;
@@ -338,7 +365,7 @@ mod tests {
             let mut a = empty();
             let mut b = empty();
             prop_assert_eq!(decode(input, n, &mut a).unwrap(), input.len());
-            prop_assert_eq!(transpose_then_plain(input, n, width, &mut b).unwrap(), input.len());
+            prop_assert_eq!(compact::decode_checked(input, n, width, &mut b).unwrap(), input.len());
             prop_assert!(a.bit_eq(&b));
         }
 

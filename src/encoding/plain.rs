@@ -130,41 +130,8 @@ fn decode_fixed<const N: usize, T>(
 ) -> Result<usize> {
     let bytes = take_values(input, num_values, N, what)?;
     out.reserve(num_values);
-    // `chunks_exact` gives N bytes: the fallback is never used (and compiled away).
-    #[cfg(not(parket_opt_size))]
-    out.extend(
-        bytes
-            .chunks_exact(N)
-            .map(|c| f(<[u8; N]>::try_from(c).unwrap_or([0; N]))),
-    );
-    #[cfg(parket_opt_size)]
-    extend_by_index(bytes, num_values, out, f);
+    variant::extend_fixed(bytes, num_values, out, f);
     Ok(bytes.len())
-}
-
-/// The conversion of [`decode_fixed`] in builds for size (`cfg(parket_opt_size)`): value `k`
-/// from bytes `k * N ..`, over an exact range, which links neither `ChunksExact`'s size hint
-/// (a division) nor its panic paths. `bytes` holds `num_values * N` bytes (`take_values`
-/// checked it), so the fallback is never used; a test compares it with `chunks_exact`.
-#[cfg(any(parket_opt_size, test))]
-#[inline]
-fn extend_by_index<const N: usize, T>(
-    bytes: &[u8],
-    num_values: usize,
-    out: &mut Vec<T>,
-    f: impl Fn([u8; N]) -> T,
-) {
-    out.extend((0..num_values).map(|k| {
-        let c = bytes.get(k * N..).and_then(|c| c.first_chunk::<N>());
-        f(c.copied().unwrap_or([0; N]))
-    }));
-}
-
-/// The unpacking of [`decode_boolean`] in builds for size (`cfg(parket_opt_size)`): bit `k`
-/// by index, without the flattening adapter; a test compares it with the default.
-#[cfg(any(parket_opt_size, test))]
-fn booleans_by_index(bytes: &[u8], num_values: usize, out: &mut Vec<bool>) {
-    out.extend((0..num_values).map(|k| bytes.get(k / 8).is_some_and(|&b| (b >> (k % 8)) & 1 != 0)));
 }
 
 /// Spec: BOOLEAN is bit-packed, LSB first, one bit per value.
@@ -178,10 +145,46 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
         ));
     };
     out.reserve(num_values);
-    // Eight values a byte, appended as one array (an iterator of single bits was extended
-    // value by value).
-    #[cfg(not(parket_opt_size))]
-    {
+    variant::extend_booleans(bytes, num_values, out);
+    Ok(len)
+}
+
+// The one point of choice between the conversions of default builds ([`fast`]: iterator
+// adapters the compiler vectorizes) and those of builds for size (`cfg(parket_opt_size)`,
+// [`compact`]: by index, linking neither `ChunksExact`'s division nor its panic paths). Same
+// signatures, same values (property tests compare them).
+#[cfg(parket_opt_size)]
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use fast as variant;
+
+/// The conversions of default builds.
+#[cfg(not(parket_opt_size))]
+mod fast {
+    use alloc::vec::Vec;
+
+    /// Appends the `num_values` values of `N` bytes of `bytes` (exactly that long), each
+    /// converted by `f`. `chunks_exact` lets the compiler drop every bounds check and
+    /// vectorize the conversion.
+    #[inline]
+    pub(super) fn extend_fixed<const N: usize, T>(
+        bytes: &[u8],
+        _num_values: usize,
+        out: &mut Vec<T>,
+        f: impl Fn([u8; N]) -> T,
+    ) {
+        // `chunks_exact` gives N bytes: the fallback is never used (and compiled away).
+        out.extend(
+            bytes
+                .chunks_exact(N)
+                .map(|c| f(<[u8; N]>::try_from(c).unwrap_or([0; N]))),
+        );
+    }
+
+    /// Appends the first `num_values` bits of `bytes`, LSB first. Eight values a byte,
+    /// appended as one array (an iterator of single bits was extended value by value).
+    #[inline]
+    pub(super) fn extend_booleans(bytes: &[u8], num_values: usize, out: &mut Vec<bool>) {
         let bits = |b: u8| -> [bool; 8] { core::array::from_fn(|k| (b >> k) & 1 != 0) };
         let (whole, rest) = bytes.split_at(num_values / 8);
         for &b in whole {
@@ -191,9 +194,37 @@ fn decode_boolean(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Resul
             out.extend_from_slice(&bits(b)[..num_values % 8]);
         }
     }
-    #[cfg(parket_opt_size)]
-    booleans_by_index(bytes, num_values, out);
-    Ok(len)
+}
+
+/// The conversions of builds for size.
+#[cfg(any(parket_opt_size, test))]
+mod compact {
+    use alloc::vec::Vec;
+
+    /// The conversion of `decode_fixed` in builds for size: value `k`
+    /// from bytes `k * N ..`, over an exact range, which links neither `ChunksExact`'s size hint
+    /// (a division) nor its panic paths. `bytes` holds `num_values * N` bytes (`take_values`
+    /// checked it), so the fallback is never used; a test compares it with `chunks_exact`.
+    #[inline]
+    pub(super) fn extend_fixed<const N: usize, T>(
+        bytes: &[u8],
+        num_values: usize,
+        out: &mut Vec<T>,
+        f: impl Fn([u8; N]) -> T,
+    ) {
+        out.extend((0..num_values).map(|k| {
+            let c = bytes.get(k * N..).and_then(|c| c.first_chunk::<N>());
+            f(c.copied().unwrap_or([0; N]))
+        }));
+    }
+
+    /// The unpacking of `decode_boolean` in builds for size: bit `k`
+    /// by index, without the flattening adapter; a test compares it with the default.
+    pub(super) fn extend_booleans(bytes: &[u8], num_values: usize, out: &mut Vec<bool>) {
+        out.extend(
+            (0..num_values).map(|k| bytes.get(k / 8).is_some_and(|&b| (b >> (k % 8)) & 1 != 0)),
+        );
+    }
 }
 
 /// Spec: BYTE_ARRAY is a 4-byte little-endian length followed by the bytes.
@@ -466,7 +497,7 @@ mod tests {
                 let bytes = &bytes[..n * N];
                 let a: Vec<[u8; N]> = bytes.chunks_exact(N).map(|c| c.try_into().unwrap()).collect();
                 let mut b = Vec::new();
-                extend_by_index(bytes, n, &mut b, |x: [u8; N]| x);
+                compact::extend_fixed(bytes, n, &mut b, |x: [u8; N]| x);
                 (a, b)
             }
             let (a, b) = both::<4>(&bytes);
@@ -487,7 +518,7 @@ mod tests {
                 .take(n)
                 .collect();
             let mut b = Vec::new();
-            booleans_by_index(&bytes, n, &mut b);
+            compact::extend_booleans(&bytes, n, &mut b);
             prop_assert_eq!(a, b);
         }
 
