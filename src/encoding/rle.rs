@@ -302,30 +302,6 @@ pub(crate) fn for_each_run(
     Ok(c.position())
 }
 
-/// [`decode_hybrid`] for levels and booleans in builds for size (`cfg(parket_opt_size)`): the
-/// `u32` instance (which dictionary indices need anyway) into a scratch vector, then a
-/// conversion, instead of one copy of the decoder per output type. Same values (also the
-/// part appended before an error) and same errors; a property test compares them.
-#[cfg(any(parket_opt_size, test))]
-fn decode_hybrid_via_u32<T: Sink>(
-    input: &[u8],
-    bit_width: u32,
-    max_width: u32,
-    num_values: usize,
-    out: &mut Vec<T>,
-) -> Result<usize> {
-    if bit_width > max_width {
-        return Err(Error::out_of_range(
-            "RLE/bit-packing hybrid bit width",
-            bit_width as i64,
-        ));
-    }
-    let mut values = Vec::new();
-    let r = decode_hybrid::<u32>(input, bit_width, 32, num_values, &mut values);
-    out.extend(values.iter().map(|&v| T::from_u32(v)));
-    r
-}
-
 /// What [`decode_levels_counted`] saw besides the levels: the largest level, and how many
 /// levels equal a given value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -336,76 +312,136 @@ pub(crate) struct LevelCounts {
     pub count: usize,
 }
 
-/// [`decode_levels`] fused with the pass a page makes over its levels: also returns the
-/// largest level and the number equal to `count_of` (the max definition level: non-null
-/// values; repetition level 0: rows). RLE runs are filled and counted as runs. The naive
-/// reference is `decode_levels` followed by a scan; a property test compares them.
-#[cfg(not(parket_opt_size))]
-pub(crate) fn decode_levels_counted(
-    input: &[u8],
-    bit_width: u32,
-    num_values: usize,
-    count_of: u16,
-    out: &mut Vec<u16>,
-) -> Result<(usize, LevelCounts)> {
-    if bit_width > 16 {
-        return Err(Error::out_of_range(
-            "RLE/bit-packing hybrid bit width",
-            bit_width as i64,
-        ));
-    }
-    out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
-    let mut counts = LevelCounts::default();
-    let used = for_each_run(input, bit_width, num_values, |run| {
-        match run {
-            Run::Repeat(v, n) => {
-                // bit_width <= 16: v fits.
-                let v = v as u16;
-                out.resize(out.len() + n, v);
-                counts.highest = counts.highest.max(v);
-                counts.count += if v == count_of { n } else { 0 };
-            }
-            Run::Packed(values) => {
-                // Separate passes with 32-bit accumulators, each vectorised (one loop
-                // updating both, with a usize count, was not).
-                let highest = values.iter().fold(0u32, |a, &v| a.max(v));
-                let count: u32 = values
-                    .iter()
-                    .map(|&v| u32::from(v == u32::from(count_of)))
-                    .sum();
-                out.extend(values.iter().map(|&v| v as u16));
-                counts.highest = counts.highest.max(highest as u16);
-                counts.count += count as usize;
-            }
-        }
-        Ok(())
-    })?;
-    Ok((used, counts))
-}
-
-/// [`decode_levels_counted`] for builds for size (`cfg(parket_opt_size)`): [`decode_levels`],
-/// then a scan of what it appended. Same levels, counts and errors (a property test compares
-/// them), without a second copy of the hybrid decoder.
-#[cfg(any(parket_opt_size, test))]
-pub(crate) fn decode_levels_then_count(
-    input: &[u8],
-    bit_width: u32,
-    num_values: usize,
-    count_of: u16,
-    out: &mut Vec<u16>,
-) -> Result<(usize, LevelCounts)> {
-    let start = out.len();
-    let used = decode_levels(input, bit_width, num_values, out)?;
-    let levels = out.get(start..).unwrap_or(&[]);
-    let counts = LevelCounts {
-        highest: levels.iter().fold(0, |a, &l| a.max(l)),
-        count: levels.iter().filter(|&&l| l == count_of).count(),
-    };
-    Ok((used, counts))
-}
-
+// The one point of choice between the decoders of default builds ([`fast`]: one instance of
+// the hybrid decoder per output type; levels decoded and counted in one pass) and those of
+// builds for size (`cfg(parket_opt_size)`, [`compact`]: levels and booleans through the `u32`
+// instance; levels decoded, then counted). Same signatures, same values and errors (property
+// tests compare them).
 #[cfg(parket_opt_size)]
-pub(crate) use decode_levels_then_count as decode_levels_counted;
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use fast as variant;
+
+pub(crate) use variant::decode_levels_counted;
+
+/// The decoders of default builds.
+#[cfg(not(parket_opt_size))]
+mod fast {
+    use alloc::vec::Vec;
+
+    use super::{decode_hybrid, for_each_run, LevelCounts, Run, Sink};
+    use crate::error::{Error, Result};
+
+    /// [`decode_hybrid`] for levels and booleans: its own instance per output type.
+    #[inline]
+    pub(super) fn decode_narrow<T: Sink>(
+        input: &[u8],
+        bit_width: u32,
+        max_width: u32,
+        num_values: usize,
+        out: &mut Vec<T>,
+    ) -> Result<usize> {
+        decode_hybrid(input, bit_width, max_width, num_values, out)
+    }
+
+    /// [`decode_levels`] fused with the pass a page makes over its levels: also returns the
+    /// largest level and the number equal to `count_of` (the max definition level: non-null
+    /// values; repetition level 0: rows). RLE runs are filled and counted as runs. The naive
+    /// reference is `decode_levels` followed by a scan; a property test compares them.
+    pub(crate) fn decode_levels_counted(
+        input: &[u8],
+        bit_width: u32,
+        num_values: usize,
+        count_of: u16,
+        out: &mut Vec<u16>,
+    ) -> Result<(usize, LevelCounts)> {
+        if bit_width > 16 {
+            return Err(Error::out_of_range(
+                "RLE/bit-packing hybrid bit width",
+                bit_width as i64,
+            ));
+        }
+        out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
+        let mut counts = LevelCounts::default();
+        let used = for_each_run(input, bit_width, num_values, |run| {
+            match run {
+                Run::Repeat(v, n) => {
+                    // bit_width <= 16: v fits.
+                    let v = v as u16;
+                    out.resize(out.len() + n, v);
+                    counts.highest = counts.highest.max(v);
+                    counts.count += if v == count_of { n } else { 0 };
+                }
+                Run::Packed(values) => {
+                    // Separate passes with 32-bit accumulators, each vectorised (one loop
+                    // updating both, with a usize count, was not).
+                    let highest = values.iter().fold(0u32, |a, &v| a.max(v));
+                    let count: u32 = values
+                        .iter()
+                        .map(|&v| u32::from(v == u32::from(count_of)))
+                        .sum();
+                    out.extend(values.iter().map(|&v| v as u16));
+                    counts.highest = counts.highest.max(highest as u16);
+                    counts.count += count as usize;
+                }
+            }
+            Ok(())
+        })?;
+        Ok((used, counts))
+    }
+}
+
+/// The decoders of builds for size.
+#[cfg(any(parket_opt_size, test))]
+mod compact {
+    use alloc::vec::Vec;
+
+    use super::{decode_hybrid, decode_levels, LevelCounts, Sink};
+    use crate::error::{Error, Result};
+
+    /// [`decode_hybrid`] for levels and booleans in builds for size: the
+    /// `u32` instance (which dictionary indices need anyway) into a scratch vector, then a
+    /// conversion, instead of one copy of the decoder per output type. Same values (also the
+    /// part appended before an error) and same errors; a property test compares them.
+    pub(super) fn decode_narrow<T: Sink>(
+        input: &[u8],
+        bit_width: u32,
+        max_width: u32,
+        num_values: usize,
+        out: &mut Vec<T>,
+    ) -> Result<usize> {
+        if bit_width > max_width {
+            return Err(Error::out_of_range(
+                "RLE/bit-packing hybrid bit width",
+                bit_width as i64,
+            ));
+        }
+        let mut values = Vec::new();
+        let r = decode_hybrid::<u32>(input, bit_width, 32, num_values, &mut values);
+        out.extend(values.iter().map(|&v| T::from_u32(v)));
+        r
+    }
+
+    /// `decode_levels_counted` for builds for size: [`decode_levels`],
+    /// then a scan of what it appended. Same levels, counts and errors (a property test compares
+    /// them), without a second copy of the hybrid decoder.
+    pub(crate) fn decode_levels_counted(
+        input: &[u8],
+        bit_width: u32,
+        num_values: usize,
+        count_of: u16,
+        out: &mut Vec<u16>,
+    ) -> Result<(usize, LevelCounts)> {
+        let start = out.len();
+        let used = decode_levels(input, bit_width, num_values, out)?;
+        let levels = out.get(start..).unwrap_or(&[]);
+        let counts = LevelCounts {
+            highest: levels.iter().fold(0, |a, &l| a.max(l)),
+            count: levels.iter().filter(|&&l| l == count_of).count(),
+        };
+        Ok((used, counts))
+    }
+}
 
 /// [`decode_levels_counted`] after a 4-byte little-endian length prefix (Data Page V1);
 /// returns `4 + length`.
@@ -445,11 +481,7 @@ pub fn decode_levels(
     num_values: usize,
     out: &mut Vec<u16>,
 ) -> Result<usize> {
-    #[cfg(parket_opt_size)]
-    let r = decode_hybrid_via_u32(input, bit_width, 16, num_values, out);
-    #[cfg(not(parket_opt_size))]
-    let r = decode_hybrid(input, bit_width, 16, num_values, out);
-    r
+    variant::decode_narrow(input, bit_width, 16, num_values, out)
 }
 
 /// Reads the 4-byte little-endian length prefix and returns the encoded data it covers.
@@ -477,11 +509,7 @@ pub fn decode_levels_with_length(
 /// length prefix), appending to `out`; returns `4 + length`. Never panics, for any input.
 pub fn decode_booleans(input: &[u8], num_values: usize, out: &mut Vec<bool>) -> Result<usize> {
     let data = with_length(input, "RLE BOOLEAN length prefix")?;
-    #[cfg(parket_opt_size)]
-    let r = decode_hybrid_via_u32(data, 1, 1, num_values, out);
-    #[cfg(not(parket_opt_size))]
-    let r = decode_hybrid(data, 1, 1, num_values, out);
-    r.map_err(|e| e.offset_by(4))?;
+    variant::decode_narrow(data, 1, 1, num_values, out).map_err(|e| e.offset_by(4))?;
     Ok(4 + data.len())
 }
 
@@ -962,7 +990,7 @@ mod tests {
             let mut a = vec![3u16];
             let mut b = vec![3u16];
             let ra = decode_hybrid::<u16>(&data, width, 16, n, &mut a);
-            let rb = decode_hybrid_via_u32::<u16>(&data, width, 16, n, &mut b);
+            let rb = compact::decode_narrow::<u16>(&data, width, 16, n, &mut b);
             prop_assert_eq!(&a, &b);
             match (&ra, &rb) {
                 (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
@@ -972,7 +1000,7 @@ mod tests {
             let mut a = vec![true];
             let mut b = vec![true];
             let ra = decode_hybrid::<bool>(&data, width.min(2), 1, n, &mut a);
-            let rb = decode_hybrid_via_u32::<bool>(&data, width.min(2), 1, n, &mut b);
+            let rb = compact::decode_narrow::<bool>(&data, width.min(2), 1, n, &mut b);
             prop_assert_eq!(&a, &b);
             match (&ra, &rb) {
                 (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
@@ -1006,7 +1034,7 @@ mod tests {
                     prop_assert_eq!(fused.is_ok(), reference.is_ok());
                     // The variant of builds for size: same levels, counts and error kind.
                     let mut compact = vec![9u16];
-                    let then = decode_levels_then_count(input, w, n, count_of, &mut compact);
+                    let then = compact::decode_levels_counted(input, w, n, count_of, &mut compact);
                     match (&fused, &then) {
                         (Ok(a), Ok(b)) => {
                             prop_assert_eq!(a, b);
