@@ -175,20 +175,12 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
 
 /// [`decode`] for INT32: appends `num_values` values to `out`.
 pub fn decode_i32(input: &[u8], num_values: usize, out: &mut Vec<i32>) -> Result<usize> {
-    #[cfg(parket_opt_size)]
-    let r = decode_via_u64(input, num_values, out, 32, false, |v| v as u32 as i32);
-    #[cfg(not(parket_opt_size))]
-    let r = decode_into(input, num_values, out, 32, false, |v| v as u32 as i32);
-    r
+    variant::decode(input, num_values, out, 32, false, |v| v as u32 as i32)
 }
 
 /// [`decode`] for INT64: appends `num_values` values to `out`.
 pub fn decode_i64(input: &[u8], num_values: usize, out: &mut Vec<i64>) -> Result<usize> {
-    #[cfg(parket_opt_size)]
-    let r = decode_via_u64(input, num_values, out, 64, false, |v| v as i64);
-    #[cfg(not(parket_opt_size))]
-    let r = decode_into(input, num_values, out, 64, false, |v| v as i64);
-    r
+    variant::decode(input, num_values, out, 64, false, |v| v as i64)
 }
 
 /// Decodes the lengths stream of DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY: exactly
@@ -201,10 +193,7 @@ pub(crate) fn decode_lengths(
 ) -> Result<usize> {
     let start = out.len();
     // Keep the 32-bit pattern; negative lengths show up as values above i32::MAX.
-    #[cfg(parket_opt_size)]
-    let consumed = decode_via_u64(input, num_values, out, 32, true, |v| v as u32 as usize)?;
-    #[cfg(not(parket_opt_size))]
-    let consumed = decode_into(input, num_values, out, 32, true, |v| v as u32 as usize)?;
+    let consumed = variant::decode(input, num_values, out, 32, true, |v| v as u32 as usize)?;
     let lengths = out.get(start..).unwrap_or(&[]);
     if let Some(&bad) = lengths.iter().find(|&&l| l > i32::MAX as usize) {
         return Err(Error::out_of_range(
@@ -215,36 +204,58 @@ pub(crate) fn decode_lengths(
     Ok(consumed)
 }
 
-/// [`decode_into`] in builds for size (`cfg(parket_opt_size)`): one instance of the decoder
-/// (into `u64`, see [`decode_u64`]) for INT32, INT64 and the byte array lengths, then `conv`
-/// over what it appended. Same values (also the part appended before an error) and same
-/// errors; a property test compares them.
-#[cfg(any(parket_opt_size, test))]
-fn decode_via_u64<T>(
-    input: &[u8],
-    num_values: usize,
-    out: &mut Vec<T>,
-    bits: u32,
-    exact: bool,
-    conv: impl Fn(u64) -> T,
-) -> Result<usize> {
-    let mut values = Vec::new();
-    let r = decode_u64(input, num_values, &mut values, bits, exact);
-    out.extend(values.into_iter().map(conv));
-    r
+// The one point of choice between the decoders of default builds ([`fast`]: one instance of
+// [`decode_into`] per output type) and of builds for size (`cfg(parket_opt_size)`, [`compact`]:
+// one `u64` instance, then a conversion). Same signature, same values and errors (a property
+// test compares them).
+#[cfg(parket_opt_size)]
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use fast as variant;
+
+/// The decoder of default builds.
+#[cfg(not(parket_opt_size))]
+mod fast {
+    pub(super) use super::decode_into as decode;
 }
 
-/// The one instance of [`decode_into`] that [`decode_via_u64`] calls (not generic, so its
-/// callers share it).
+/// The decoder of builds for size.
 #[cfg(any(parket_opt_size, test))]
-fn decode_u64(
-    input: &[u8],
-    num_values: usize,
-    out: &mut Vec<u64>,
-    bits: u32,
-    exact: bool,
-) -> Result<usize> {
-    decode_into(input, num_values, out, bits, exact, |v| v)
+mod compact {
+    use alloc::vec::Vec;
+
+    use super::decode_into;
+    use crate::error::Result;
+
+    /// [`decode_into`] in builds for size: one instance of the decoder
+    /// (into `u64`, see [`decode_u64`]) for INT32, INT64 and the byte array lengths, then `conv`
+    /// over what it appended. Same values (also the part appended before an error) and same
+    /// errors; a property test compares them.
+    pub(super) fn decode<T>(
+        input: &[u8],
+        num_values: usize,
+        out: &mut Vec<T>,
+        bits: u32,
+        exact: bool,
+        conv: impl Fn(u64) -> T,
+    ) -> Result<usize> {
+        let mut values = Vec::new();
+        let r = decode_u64(input, num_values, &mut values, bits, exact);
+        out.extend(values.into_iter().map(conv));
+        r
+    }
+
+    /// The one instance of [`decode_into`] that [`decode`] calls (not generic, so its
+    /// callers share it).
+    fn decode_u64(
+        input: &[u8],
+        num_values: usize,
+        out: &mut Vec<u64>,
+        bits: u32,
+        exact: bool,
+    ) -> Result<usize> {
+        decode_into(input, num_values, out, bits, exact, |v| v)
+    }
 }
 
 /// The decoder: arithmetic in u64 (wrapping), `conv` truncates to the target type.
@@ -866,7 +877,7 @@ mod tests {
                     let mut x: Vec<$t> = Vec::new();
                     let rx = decode_into(&data, n, &mut x, $bits, $exact, $conv);
                     let mut y: Vec<$t> = Vec::new();
-                    let ry = decode_via_u64(&data, n, &mut y, $bits, $exact, $conv);
+                    let ry = compact::decode(&data, n, &mut y, $bits, $exact, $conv);
                     same((rx, x), (ry, y))?;
                 }};
             }
