@@ -51,9 +51,10 @@
 //! (`bad_data/ARROW-GH-41321.parquet`) is an error.
 //!
 //! Three parts, one file each: this module owns the data page format of the indices
-//! ([`decode_indices`], [`encode_indices`]); [`gather`](mod@gather) turns indices into values
-//! (the reader's engine, fused with the index decoding in [`decode_gather`]);
-//! [`encoder`] builds a dictionary from values (the writer's hash tables, [`DictionaryEncoder`]).
+//! ([`decode_indices`], [`encode_indices`]); `gather.rs` turns indices into values (the
+//! reader's engine: [`gather`], and [`decode_gather`], fused with the index decoding);
+//! `encoder.rs` builds a dictionary from values (the writer's hash tables,
+//! [`DictionaryEncoder`]).
 
 use alloc::vec::Vec;
 
