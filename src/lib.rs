@@ -85,6 +85,7 @@ pub mod statistics;
 pub mod testing;
 pub mod thrift;
 pub mod values;
+pub mod variant;
 #[cfg(feature = "write")]
 pub mod write;
 

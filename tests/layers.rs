@@ -14,6 +14,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("values", 3),
     ("encoding", 3),
     ("compression", 3),
+    ("variant", 3),
     ("page", 4),
     ("statistics", 4),
     ("bloom", 4),
