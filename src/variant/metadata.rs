@@ -57,12 +57,10 @@ pub(crate) fn read_uint(buf: &[u8], pos: usize, size: usize, what: &'static str)
             .iter()
             .rev()
             .fold(0usize, |acc, &x| (acc << 8) | usize::from(x))),
-        None => Err(Error::truncated(
-            what,
-            size as u64,
-            buf.len().saturating_sub(pos) as u64,
-        )
-        .at_offset(pos as u64)),
+        None => Err(
+            Error::truncated(what, size as u64, buf.len().saturating_sub(pos) as u64)
+                .at_offset(pos as u64),
+        ),
     }
 }
 
@@ -110,8 +108,10 @@ impl<'a> Metadata<'a> {
             encoded_len: 0,
         };
         if m.offset(0)? != 0 {
-            return Err(Error::out_of_spec("Variant metadata: the first offset is not 0")
-                .at_offset(offsets as u64));
+            return Err(
+                Error::out_of_spec("Variant metadata: the first offset is not 0")
+                    .at_offset(offsets as u64),
+            );
         }
         let mut prev: Option<&str> = None;
         for i in 0..len {
@@ -150,10 +150,8 @@ impl<'a> Metadata<'a> {
     fn string_at(&self, i: usize) -> Result<&'a str> {
         let (start, end) = (self.offset(i)?, self.offset(i + 1)?);
         if end < start {
-            return Err(
-                Error::out_of_spec("Variant metadata: offsets decrease")
-                    .at_offset(self.offset_pos(i + 1) as u64),
-            );
+            return Err(Error::out_of_spec("Variant metadata: offsets decrease")
+                .at_offset(self.offset_pos(i + 1) as u64));
         }
         let at = self.strings + start;
         let b = self.bytes.get(at..self.strings + end).ok_or_else(|| {
@@ -264,7 +262,11 @@ mod tests {
         assert_eq!(m.find("a"), Some(0));
         assert_eq!(m.find("c"), Some(2));
         assert_eq!(m.find("bb"), None);
-        assert_eq!(m.encoded_len(), 9, "the trailing 0xff is not the metadata's");
+        assert_eq!(
+            m.encoded_len(),
+            9,
+            "the trailing 0xff is not the metadata's"
+        );
         // The spec's empty metadata: 01 00 00 (version 1, size 0, one offset 0).
         let e = Metadata::decode(&[0x01, 0x00, 0x00]).unwrap();
         assert!(e.is_empty());
@@ -274,13 +276,22 @@ mod tests {
     #[test]
     fn bad_metadata_is_a_located_error() {
         let cases: &[(&[u8], &str)] = &[
-            (&[], "truncated Variant metadata header: needed 1 bytes, 0 available"),
-            (&[0x02, 0, 0], "Variant metadata version (must be 1) out of range: 2 (byte offset 0)"),
+            (
+                &[],
+                "truncated Variant metadata header: needed 1 bytes, 0 available",
+            ),
+            (
+                &[0x02, 0, 0],
+                "Variant metadata version (must be 1) out of range: 2 (byte offset 0)",
+            ),
             (
                 &[0x01, 5, 0],
                 "truncated Variant metadata offsets: needed 6 bytes, 1 available (byte offset 2)",
             ),
-            (&[0x01, 1, 1, 1, b'a'], "Variant metadata: the first offset is not 0 (byte offset 2)"),
+            (
+                &[0x01, 1, 1, 1, b'a'],
+                "Variant metadata: the first offset is not 0 (byte offset 2)",
+            ),
             (
                 &[0x01, 2, 0, 2, 1, b'a', b'b'],
                 "Variant metadata: offsets decrease (byte offset 4)",
@@ -289,7 +300,10 @@ mod tests {
                 &[0x01, 1, 0, 3, b'a'],
                 "truncated Variant metadata string: needed 3 bytes, 1 available (byte offset 4)",
             ),
-            (&[0x01, 1, 0, 1, 0xff], "Variant metadata: a string is not valid UTF-8 (byte offset 4)"),
+            (
+                &[0x01, 1, 0, 1, 0xff],
+                "Variant metadata: a string is not valid UTF-8 (byte offset 4)",
+            ),
             (
                 &[0x11, 2, 0, 1, 2, b'b', b'a'],
                 "Variant metadata: sorted_strings is set but the strings are not unique and in \
@@ -303,7 +317,10 @@ mod tests {
         ];
         for (bytes, want) in cases {
             let e = Metadata::decode(bytes).unwrap_err();
-            assert!(e.to_string().contains(want), "{bytes:x?}: {e} (want {want})");
+            assert!(
+                e.to_string().contains(want),
+                "{bytes:x?}: {e} (want {want})"
+            );
         }
     }
 }

@@ -36,7 +36,10 @@ fn every_primitive_type() {
     assert_eq!(prim(&[0x08]), Primitive::Boolean(false));
     assert_eq!(prim(&[0x0c, 0xfe]), Primitive::Int8(-2));
     assert_eq!(prim(&[0x10, 0xd2, 0x04]), Primitive::Int16(1234));
-    assert_eq!(prim(&[0x14, 0x40, 0xe2, 0x01, 0x00]), Primitive::Int32(123_456));
+    assert_eq!(
+        prim(&[0x14, 0x40, 0xe2, 0x01, 0x00]),
+        Primitive::Int32(123_456)
+    );
     assert_eq!(
         prim(&[0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]),
         Primitive::Int64(i64::MAX)
@@ -95,7 +98,10 @@ fn every_primitive_type() {
         prim(&[0x40, 3, 0, 0, 0, b'a', b'b', b'c']),
         Primitive::String("abc".into())
     );
-    assert_eq!(prim(&[0x0d, b'a', b'b', b'c']), Primitive::String("abc".into()));
+    assert_eq!(
+        prim(&[0x0d, b'a', b'b', b'c']),
+        Primitive::String("abc".into())
+    );
     assert_eq!(prim(&[0x01]), Primitive::String("".into()));
     let mut uuid = vec![0x50];
     uuid.extend(0u8..16);
@@ -108,8 +114,14 @@ fn object_values_in_any_order_and_every_size() {
     // {"a": 1, "b": "x"} with metadata ["b", "a"] (unsorted): ids in name order are [1, 0];
     // values stored "b" first: "x" (short string 05 78) at 0, int8 1 (0c 01) at 2.
     let m = Metadata::decode(&[0x01, 2, 0, 1, 2, b'b', b'a']).unwrap();
-    for (id_size, off_size, large) in [(1usize, 1usize, false), (2, 3, true), (4, 4, false), (3, 2, true)] {
-        let header = 0x02 | ((u8::from(large) << 4 | (id_size as u8 - 1) << 2 | (off_size as u8 - 1)) << 2);
+    for (id_size, off_size, large) in [
+        (1usize, 1usize, false),
+        (2, 3, true),
+        (4, 4, false),
+        (3, 2, true),
+    ] {
+        let header =
+            0x02 | ((u8::from(large) << 4 | (id_size as u8 - 1) << 2 | (off_size as u8 - 1)) << 2);
         let mut v = vec![header];
         let n: u32 = 2;
         v.extend_from_slice(&n.to_le_bytes()[..if large { 4 } else { 1 }]);
@@ -124,8 +136,14 @@ fn object_values_in_any_order_and_every_size() {
             panic!("not an object")
         };
         assert_eq!(o.len(), 2);
-        assert_eq!(o.get("a").unwrap(), Some(Variant::Primitive(Primitive::Int8(1))));
-        assert_eq!(o.get("b").unwrap(), Some(Variant::Primitive(Primitive::String("x".into()))));
+        assert_eq!(
+            o.get("a").unwrap(),
+            Some(Variant::Primitive(Primitive::Int8(1)))
+        );
+        assert_eq!(
+            o.get("b").unwrap(),
+            Some(Variant::Primitive(Primitive::String("x".into())))
+        );
         assert_eq!(o.get("c").unwrap(), None);
         let owned = VariantValue::from_variant(&Variant::Object(o), MAX_DEPTH).unwrap();
         assert_eq!(
@@ -142,21 +160,32 @@ fn object_values_in_any_order_and_every_size() {
 fn arrays_nested_and_empty() {
     // The value module's example: {"a": 1, "b": [true]}.
     let m = Metadata::decode(&[0x11, 2, 0, 1, 2, b'a', b'b']).unwrap();
-    let v = [0x02, 0x02, 0x00, 0x01, 0x00, 0x02, 0x07, 0x0c, 0x01, 0x03, 0x01, 0x00, 0x01, 0x04];
+    let v = [
+        0x02, 0x02, 0x00, 0x01, 0x00, 0x02, 0x07, 0x0c, 0x01, 0x03, 0x01, 0x00, 0x01, 0x04,
+    ];
     let owned = VariantValue::from_variant(&Variant::decode(m, &v).unwrap(), MAX_DEPTH).unwrap();
     assert_eq!(
         owned,
         VariantValue::Object(vec![
             ("a".to_string(), Primitive::Int8(1).into()),
-            ("b".to_string(), VariantValue::Array(vec![Primitive::Boolean(true).into()])),
+            (
+                "b".to_string(),
+                VariantValue::Array(vec![Primitive::Boolean(true).into()])
+            ),
         ])
     );
     // [] : array header 0x03, num_elements 0, one offset 0.
     let e = Variant::decode(m, &[0x03, 0x00, 0x00]).unwrap();
-    assert_eq!(VariantValue::from_variant(&e, MAX_DEPTH).unwrap(), VariantValue::Array(vec![]));
+    assert_eq!(
+        VariantValue::from_variant(&e, MAX_DEPTH).unwrap(),
+        VariantValue::Array(vec![])
+    );
     // {} : object header 0x02, num_elements 0, one offset 0.
     let e = Variant::decode(m, &[0x02, 0x00, 0x00]).unwrap();
-    assert_eq!(VariantValue::from_variant(&e, MAX_DEPTH).unwrap(), VariantValue::Object(vec![]));
+    assert_eq!(
+        VariantValue::from_variant(&e, MAX_DEPTH).unwrap(),
+        VariantValue::Object(vec![])
+    );
 }
 
 /// `[[[...[null]...]]]`, `depth` arrays deep.
@@ -179,7 +208,10 @@ fn nesting_deeper_than_the_limit_is_an_error() {
     assert!(d.validate(10).is_ok());
     assert!(VariantValue::from_variant(&d, 10).is_ok());
     let e = d.validate(9).unwrap_err();
-    assert_eq!(e.to_string(), "Variant nesting depth of 10 exceeds the limit of 9");
+    assert_eq!(
+        e.to_string(),
+        "Variant nesting depth of 10 exceeds the limit of 9"
+    );
     assert!(VariantValue::from_variant(&d, 9).is_err());
 }
 
@@ -199,21 +231,41 @@ fn bad_values_are_located_errors() {
         (&[0x13, 0xff, 0xff, 0xff, 0xff], "truncated Variant field ids and offsets"),
     ];
     for (bytes, want) in cases {
-        let e = Variant::decode(m, bytes).and_then(|v| v.validate(MAX_DEPTH)).unwrap_err();
-        assert!(e.to_string().contains(want), "{bytes:x?}: {e}\n  want: {want}");
+        let e = Variant::decode(m, bytes)
+            .and_then(|v| v.validate(MAX_DEPTH))
+            .unwrap_err();
+        assert!(
+            e.to_string().contains(want),
+            "{bytes:x?}: {e}\n  want: {want}"
+        );
     }
     // Errors found on access: an offset past the values, an id past the dictionary, names
     // out of order or repeated.
     let deep: &[(&[u8], &str)] = &[
-        (&[0x03, 0x01, 0x02, 0x01, 0x00], "Variant field offset (past the container's values) out of range: 2 (byte offset 2)"),
-        (&[0x02, 0x01, 0x07, 0x00, 0x01, 0x00], "Variant field id (not in the metadata dictionary) out of range: 7 (byte offset 2)"),
-        (&[0x02, 0x02, 0x01, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00], "field names are not unique and in byte order (byte offset 3)"),
-        (&[0x02, 0x02, 0x00, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00], "field names are not unique and in byte order (byte offset 3)"),
+        (
+            &[0x03, 0x01, 0x02, 0x01, 0x00],
+            "Variant field offset (past the container's values) out of range: 2 (byte offset 2)",
+        ),
+        (
+            &[0x02, 0x01, 0x07, 0x00, 0x01, 0x00],
+            "Variant field id (not in the metadata dictionary) out of range: 7 (byte offset 2)",
+        ),
+        (
+            &[0x02, 0x02, 0x01, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00],
+            "field names are not unique and in byte order (byte offset 3)",
+        ),
+        (
+            &[0x02, 0x02, 0x00, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00],
+            "field names are not unique and in byte order (byte offset 3)",
+        ),
     ];
     for (bytes, want) in deep {
         let v = Variant::decode(m, bytes).unwrap();
         let e = v.validate(MAX_DEPTH).unwrap_err();
-        assert!(e.to_string().contains(want), "{bytes:x?}: {e}\n  want: {want}");
+        assert!(
+            e.to_string().contains(want),
+            "{bytes:x?}: {e}\n  want: {want}"
+        );
         assert_eq!(VariantValue::from_variant(&v, MAX_DEPTH).unwrap_err(), e);
     }
 }
@@ -221,7 +273,9 @@ fn bad_values_are_located_errors() {
 #[test]
 fn decoding_never_panics_on_any_prefix_or_byte_flip() {
     let m = Metadata::decode(&[0x11, 2, 0, 1, 2, b'a', b'b']).unwrap();
-    let v = [0x02u8, 0x02, 0x00, 0x01, 0x00, 0x02, 0x07, 0x0c, 0x01, 0x03, 0x01, 0x00, 0x01, 0x04];
+    let v = [
+        0x02u8, 0x02, 0x00, 0x01, 0x00, 0x02, 0x07, 0x0c, 0x01, 0x03, 0x01, 0x00, 0x01, 0x04,
+    ];
     for cut in 0..v.len() {
         let _ = Variant::decode(m, &v[..cut]).and_then(|d| d.validate(MAX_DEPTH));
     }

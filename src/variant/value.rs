@@ -184,7 +184,12 @@ fn truncated(what: &'static str, needed: usize, buf: &[u8], pos: usize, end: usi
 }
 
 /// `N` bytes at `pos`, within `..end`.
-fn fixed<const N: usize>(buf: &[u8], pos: usize, end: usize, what: &'static str) -> Result<[u8; N]> {
+fn fixed<const N: usize>(
+    buf: &[u8],
+    pos: usize,
+    end: usize,
+    what: &'static str,
+) -> Result<[u8; N]> {
     buf.get(pos..end)
         .and_then(|b| b.get(..N))
         .and_then(|b| <[u8; N]>::try_from(b).ok())
@@ -316,8 +321,10 @@ fn primitive(type_id: u8, buf: &[u8], pos: usize, end: usize) -> Result<Primitiv
     let scale = |buf: &[u8]| -> Result<u8> {
         let [s] = fixed::<1>(buf, pos, end, "Variant decimal scale")?;
         if s > 38 {
-            return Err(Error::out_of_range("Variant decimal scale (0 to 38)", s.into())
-                .at_offset(pos as u64));
+            return Err(
+                Error::out_of_range("Variant decimal scale (0 to 38)", s.into())
+                    .at_offset(pos as u64),
+            );
         }
         Ok(s)
     };
@@ -343,7 +350,12 @@ fn primitive(type_id: u8, buf: &[u8], pos: usize, end: usize) -> Result<Primitiv
             unscaled: i128::from_le_bytes(fixed(buf, pos + 1, end, "Variant decimal16")?),
         },
         11 => Primitive::Date(i32::from_le_bytes(fixed(buf, pos, end, "Variant date")?)),
-        12 => Primitive::Timestamp(i64::from_le_bytes(fixed(buf, pos, end, "Variant timestamp")?)),
+        12 => Primitive::Timestamp(i64::from_le_bytes(fixed(
+            buf,
+            pos,
+            end,
+            "Variant timestamp",
+        )?)),
         13 => Primitive::TimestampNtz(i64::from_le_bytes(fixed(
             buf,
             pos,
@@ -371,10 +383,11 @@ fn primitive(type_id: u8, buf: &[u8], pos: usize, end: usize) -> Result<Primitiv
         )?)),
         20 => Primitive::Uuid(fixed(buf, pos, end, "Variant uuid")?),
         t => {
-            return Err(
-                Error::out_of_range("Variant primitive type id (0 to 20 are defined)", t.into())
-                    .at_offset(pos.saturating_sub(1) as u64),
+            return Err(Error::out_of_range(
+                "Variant primitive type id (0 to 20 are defined)",
+                t.into(),
             )
+            .at_offset(pos.saturating_sub(1) as u64))
         }
     })
 }
@@ -508,7 +521,9 @@ impl<'a> Object<'a> {
             match self.name(mid)?.as_bytes().cmp(name.as_bytes()) {
                 core::cmp::Ordering::Less => lo = mid + 1,
                 core::cmp::Ordering::Greater => hi = mid,
-                core::cmp::Ordering::Equal => return self.list.element(self.metadata, mid).map(Some),
+                core::cmp::Ordering::Equal => {
+                    return self.list.element(self.metadata, mid).map(Some)
+                }
             }
         }
         Ok(None)
