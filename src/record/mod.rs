@@ -24,6 +24,7 @@
 use alloc::vec::Vec;
 
 pub mod logical;
+pub mod variant;
 
 use crate::values::Int96;
 
