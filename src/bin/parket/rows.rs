@@ -17,11 +17,12 @@
 
 use std::collections::HashSet;
 
-use parket::format::{ConvertedType, LogicalType, PhysicalType};
+use parket::format::{ConvertedType, LogicalType, PhysicalType, TimeUnit};
 use parket::levels::shape::{shapes, Shape};
 use parket::record::logical::{self, Logical};
-use parket::record::Value;
+use parket::record::{variant, Value};
 use parket::schema::{ColumnDescriptor, Schema};
+use parket::variant::{Primitive, VariantValue};
 use serde_json::Value as Json;
 
 use crate::json::{push_f32, push_f64, push_str};
@@ -116,6 +117,16 @@ impl Writer<'_> {
                 let desc = self.schema.column(c).ok_or("bad column")?;
                 leaf_to_json(v, desc, out).map_err(|e| self.err(n, e))
             }
+            (Shape::Group, Value::Group(_)) if variant::is_variant(self.schema, n) => {
+                // json-mapping.md, VARIANT: the value, shredded parts merged in.
+                match variant::variant_value(self.schema, n, v).map_err(|e| e.to_string())? {
+                    Some(value) => variant_to_json(&value, out),
+                    None => {
+                        out.push_str("null");
+                        Ok(())
+                    }
+                }
+            }
             (Shape::Group | Shape::KeyValue, Value::Group(fields)) => {
                 let ch = self.children(n);
                 if ch.len() != fields.len() {
@@ -188,6 +199,103 @@ pub fn leaf_to_json(v: &Value, desc: &ColumnDescriptor, out: &mut String) -> Res
             );
         }
         Logical::Binary(b) => push_str(out, &logical::base64_encode(b)),
+    }
+    Ok(())
+}
+
+/// Appends a Variant value per the contract's VARIANT table: primitives as the Parquet type
+/// they stand for (a decimal as DECIMAL, a timestamp as TIMESTAMP, ...), objects with their
+/// fields in stored order, arrays.
+pub fn variant_to_json(v: &VariantValue, out: &mut String) -> Result<(), String> {
+    use std::fmt::Write as _;
+    match v {
+        VariantValue::Object(fields) => {
+            out.push('{');
+            for (i, (name, value)) in fields.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                push_str(out, name);
+                out.push(':');
+                variant_to_json(value, out)?;
+            }
+            out.push('}');
+        }
+        VariantValue::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                variant_to_json(item, out)?;
+            }
+            out.push(']');
+        }
+        VariantValue::Primitive(p) => {
+            let decimal = |out: &mut String, be: &[u8], scale: u8| -> Result<(), String> {
+                let text =
+                    logical::decimal_to_string(be, scale.into()).map_err(|e| e.to_string())?;
+                if scale == 0 {
+                    out.push_str(&text);
+                } else {
+                    push_str(out, &text);
+                }
+                Ok(())
+            };
+            match p {
+                Primitive::Null => out.push_str("null"),
+                Primitive::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+                Primitive::Int8(x) => {
+                    let _ = write!(out, "{x}");
+                }
+                Primitive::Int16(x) => {
+                    let _ = write!(out, "{x}");
+                }
+                Primitive::Int32(x) => {
+                    let _ = write!(out, "{x}");
+                }
+                Primitive::Int64(x) => {
+                    let _ = write!(out, "{x}");
+                }
+                Primitive::Float(x) => push_f32(out, *x),
+                Primitive::Double(x) => push_f64(out, *x),
+                Primitive::Decimal4 { unscaled, scale } => {
+                    decimal(out, &unscaled.to_be_bytes(), *scale)?
+                }
+                Primitive::Decimal8 { unscaled, scale } => {
+                    decimal(out, &unscaled.to_be_bytes(), *scale)?
+                }
+                Primitive::Decimal16 { unscaled, scale } => {
+                    decimal(out, &unscaled.to_be_bytes(), *scale)?
+                }
+                Primitive::Date(d) => push_str(out, &logical::date_to_string(i64::from(*d))),
+                Primitive::TimeNtz(t) => push_str(
+                    out,
+                    &logical::time_to_string(*t, TimeUnit::Micros).map_err(|e| e.to_string())?,
+                ),
+                Primitive::Timestamp(t) => push_str(
+                    out,
+                    &logical::timestamp_to_string(*t, TimeUnit::Micros, true),
+                ),
+                Primitive::TimestampNtz(t) => push_str(
+                    out,
+                    &logical::timestamp_to_string(*t, TimeUnit::Micros, false),
+                ),
+                Primitive::TimestampNanos(t) => push_str(
+                    out,
+                    &logical::timestamp_to_string(*t, TimeUnit::Nanos, true),
+                ),
+                Primitive::TimestampNtzNanos(t) => push_str(
+                    out,
+                    &logical::timestamp_to_string(*t, TimeUnit::Nanos, false),
+                ),
+                Primitive::Binary(b) => push_str(out, &logical::base64_encode(b)),
+                Primitive::String(s) => push_str(out, s),
+                Primitive::Uuid(u) => {
+                    push_str(out, &logical::uuid_to_string(u).map_err(|e| e.to_string())?)
+                }
+            }
+        }
     }
     Ok(())
 }
