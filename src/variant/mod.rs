@@ -11,6 +11,7 @@
 //! | [`metadata`] | the dictionary: header, offsets, strings, sorted lookup |
 //! | [`value`] | the typed view: primitives, short strings, objects, arrays |
 //! | [`owned`] | [`VariantValue`], a tree that owns its contents |
+//! | [`encode`] | [`VariantValue`] to metadata and value bytes |
 //!
 //! Worked example, `{"a": 1}` (hand-encoded; a test below checks it):
 //!
@@ -41,10 +42,12 @@
 //! nesting depth ([`MAX_DEPTH`] by default). Errors carry the byte offset within the metadata
 //! or the value where the fault is.
 
+pub mod encode;
 pub mod metadata;
 pub mod owned;
 pub mod value;
 
+pub use encode::encode;
 pub use metadata::Metadata;
 pub use owned::VariantValue;
 pub use value::{Array, Object, Primitive, Variant};

@@ -289,3 +289,101 @@ fn decoding_never_panics_on_any_prefix_or_byte_flip() {
         }
     }
 }
+
+mod round_trip {
+    use super::*;
+    use alloc::string::String;
+    use proptest::prelude::*;
+
+    fn primitive() -> impl Strategy<Value = Primitive<'static>> {
+        prop_oneof![
+            Just(Primitive::Null),
+            any::<bool>().prop_map(Primitive::Boolean),
+            any::<i8>().prop_map(Primitive::Int8),
+            any::<i16>().prop_map(Primitive::Int16),
+            any::<i32>().prop_map(Primitive::Int32),
+            any::<i64>().prop_map(Primitive::Int64),
+            any::<u64>().prop_map(|b| Primitive::Double(f64::from_bits(b))),
+            any::<u32>().prop_map(|b| Primitive::Float(f32::from_bits(b))),
+            (any::<i32>(), 0u8..=38)
+                .prop_map(|(unscaled, scale)| Primitive::Decimal4 { unscaled, scale }),
+            (any::<i64>(), 0u8..=38)
+                .prop_map(|(unscaled, scale)| Primitive::Decimal8 { unscaled, scale }),
+            (any::<i128>(), 0u8..=38)
+                .prop_map(|(unscaled, scale)| Primitive::Decimal16 { unscaled, scale }),
+            any::<i32>().prop_map(Primitive::Date),
+            any::<i64>().prop_map(Primitive::Timestamp),
+            any::<i64>().prop_map(Primitive::TimestampNtz),
+            any::<i64>().prop_map(Primitive::TimeNtz),
+            any::<i64>().prop_map(Primitive::TimestampNanos),
+            any::<i64>().prop_map(Primitive::TimestampNtzNanos),
+            any::<[u8; 16]>().prop_map(Primitive::Uuid),
+            proptest::collection::vec(any::<u8>(), 0..80).prop_map(|b| Primitive::Binary(b.into())),
+            // Around the short-string boundary of 63 bytes, and beyond.
+            "\\PC{0,70}".prop_map(|s: String| Primitive::String(s.into())),
+        ]
+    }
+
+    fn variant() -> impl Strategy<Value = VariantValue> {
+        primitive()
+            .prop_map(VariantValue::Primitive)
+            .prop_recursive(5, 300, 20, |inner| {
+                prop_oneof![
+                    proptest::collection::vec(inner.clone(), 0..20).prop_map(VariantValue::Array),
+                    proptest::collection::btree_map("[a-c]{0,3}|\\PC{0,4}", inner, 0..12)
+                        .prop_map(|m| VariantValue::Object(m.into_iter().collect())),
+                ]
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn encode_then_decode_gives_the_same_value(v in variant()) {
+            let (metadata, value) = encode(&v).unwrap();
+            let m = Metadata::decode(&metadata).unwrap();
+            prop_assert!(m.is_sorted());
+            prop_assert_eq!(m.encoded_len(), metadata.len());
+            let d = Variant::decode(m, &value).unwrap();
+            d.validate(MAX_DEPTH).unwrap();
+            let back = VariantValue::from_variant(&d, MAX_DEPTH).unwrap();
+            prop_assert!(back.bit_eq(&v), "{:?}\n!= {:?}", back, v);
+        }
+    }
+
+    #[test]
+    fn large_containers_use_wide_sizes() {
+        // 300 elements: is_large; 300 distinct names: 2-byte field ids; > 64 KiB of values:
+        // 3-byte offsets.
+        let big = "x".repeat(300);
+        let fields: Vec<(String, VariantValue)> = (0..300)
+            .map(|i| {
+                (
+                    alloc::format!("k{i:03}"),
+                    Primitive::String(big.clone().into()).into(),
+                )
+            })
+            .collect();
+        let v = VariantValue::Array(vec![VariantValue::Object(fields); 1]);
+        let (metadata, value) = encode(&v).unwrap();
+        // object header inside the array: is_large 1, id size 2, offset size 3.
+        let m = Metadata::decode(&metadata).unwrap();
+        assert_eq!(m.len(), 300);
+        let Variant::Array(a) = Variant::decode(m, &value).unwrap() else {
+            panic!()
+        };
+        let Variant::Object(o) = a.get(0).unwrap() else {
+            panic!()
+        };
+        assert_eq!(o.len(), 300);
+        assert_eq!(
+            VariantValue::from_variant(&Variant::decode(m, &value).unwrap(), MAX_DEPTH).unwrap(),
+            v
+        );
+        let header = value[value.len() - o.len() * 305 - 301 * 3 - 300 * 2 - 4 - 1];
+        assert_eq!(
+            header,
+            0x02 | ((1 << 4 | 1 << 2 | 2) << 2),
+            "is_large, 2-byte ids, 3-byte offsets"
+        );
+    }
+}
