@@ -323,6 +323,65 @@ pub fn json_to_record(schema: &Schema, line: &str, line_no: usize) -> Result<Val
         .map_err(|(n, why)| at(&schema.node_path_string(n), &why))
 }
 
+/// A JSON value as a Variant (json-mapping.md, VARIANT): an integer literal as the smallest of
+/// int8 to int64 that holds it, else decimal16 up to 38 digits, else double; any other number
+/// as double; objects with their keys sorted.
+fn json_to_variant(j: &Json, depth: usize) -> Result<VariantValue, String> {
+    if depth > parket::variant::MAX_DEPTH {
+        return Err(format!(
+            "a VARIANT value nested deeper than {}",
+            parket::variant::MAX_DEPTH
+        ));
+    }
+    Ok(match j {
+        Json::Null => Primitive::Null.into(),
+        Json::Bool(b) => Primitive::Boolean(*b).into(),
+        Json::String(s) => Primitive::String(s.clone().into()).into(),
+        Json::Number(num) => {
+            let text = num.to_string();
+            let digits = text.strip_prefix('-').unwrap_or(&text);
+            let double = || {
+                text.parse::<f64>()
+                    .map(|x| Primitive::Double(x).into())
+                    .map_err(|e| format!("number {text}: {e}"))
+            };
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return double();
+            }
+            match text.parse::<i64>() {
+                Ok(x) => match (i8::try_from(x), i16::try_from(x), i32::try_from(x)) {
+                    (Ok(x), _, _) => Primitive::Int8(x),
+                    (_, Ok(x), _) => Primitive::Int16(x),
+                    (_, _, Ok(x)) => Primitive::Int32(x),
+                    _ => Primitive::Int64(x),
+                }
+                .into(),
+                Err(_) if digits.trim_start_matches('0').len() <= 38 => {
+                    match text.parse::<i128>() {
+                        Ok(unscaled) => Primitive::Decimal16 { unscaled, scale: 0 }.into(),
+                        Err(_) => return double(),
+                    }
+                }
+                Err(_) => return double(),
+            }
+        }
+        Json::Array(items) => VariantValue::Array(
+            items
+                .iter()
+                .map(|x| json_to_variant(x, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        Json::Object(o) => {
+            let mut fields = o
+                .iter()
+                .map(|(k, v)| Ok((k.clone(), json_to_variant(v, depth + 1)?)))
+                .collect::<Result<Vec<_>, String>>()?;
+            fields.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            VariantValue::Object(fields)
+        }
+    })
+}
+
 struct Reader<'a> {
     schema: &'a Schema,
     shapes: &'a [Shape],
@@ -368,6 +427,13 @@ impl Reader<'_> {
                         .collect::<RResult<_>>()?,
                 ))
             }
+            // A required VARIANT cannot be a null group: JSON null is the Variant null there.
+            _ if j.is_null()
+                && variant::is_variant(self.schema, n)
+                && node.repetition == R::Required =>
+            {
+                self.variant(n, j)
+            }
             _ if j.is_null() => {
                 if node.repetition == R::Required {
                     Err((n, "missing or null value for a required field".to_string()))
@@ -377,6 +443,27 @@ impl Reader<'_> {
             }
             _ => self.inner(n, j),
         }
+    }
+
+    /// A VARIANT group's fields for the JSON value `j`, encoded as json-mapping.md says.
+    fn variant(&self, n: usize, j: &Json) -> RResult<Value> {
+        let v = json_to_variant(j, 0).map_err(|why| (n, why))?;
+        let (metadata, value) = parket::variant::encode(&v).map_err(|e| (n, e.to_string()))?;
+        let mut fields = Vec::new();
+        for &c in self.children(n) {
+            match self.schema.node(c).map(|x| x.name.as_str()) {
+                Some("metadata") => fields.push(Value::Bytes(metadata.clone())),
+                Some("value") => fields.push(Value::Bytes(value.clone())),
+                _ => {
+                    return Err((
+                        c,
+                        "writing shredded VARIANT columns (typed_value) is not supported yet"
+                            .to_string(),
+                    ))
+                }
+            }
+        }
+        Ok(Value::Group(fields))
     }
 
     fn entries(&self, kv: usize, items: &[Json]) -> RResult<Vec<(Value, Value)>> {
@@ -421,6 +508,7 @@ impl Reader<'_> {
                 let desc = self.schema.column(c).ok_or((n, "bad column".to_string()))?;
                 json_to_leaf(j, desc).map_err(|why| (n, why))
             }
+            Shape::Group if variant::is_variant(self.schema, n) => self.variant(n, j),
             Shape::Group | Shape::KeyValue => {
                 let Json::Object(o) = j else {
                     return Err((n, format!("expected an object, found {}", json_kind(j))));
