@@ -19,7 +19,11 @@ fn parket(args: &[&str]) -> std::process::Output {
 
 fn cat(file: &Path) -> String {
     let out = parket(&["cat", "--json", file.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -40,7 +44,11 @@ fn write(dir: &Path, name: &str, schema: &str, rows: &str) -> std::path::PathBuf
         "--output",
         output.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     output
 }
 
@@ -82,8 +90,14 @@ fn cat_prints_every_primitive_per_the_contract() {
         // 2025-04-16 12:34:56.78-04:00 is 16:34:56.78 UTC.
         ("primitive_timestamp", "\"2025-04-16T16:34:56.780000Z\""),
         ("primitive_timestampntz", "\"2025-04-16T12:34:56.780000\""),
-        ("primitive_timestamp_nanos", "\"2024-11-07T12:33:54.123456789Z\""),
-        ("primitive_timestampntz_nanos", "\"2024-11-07T12:33:54.123456789\""),
+        (
+            "primitive_timestamp_nanos",
+            "\"2024-11-07T12:33:54.123456789Z\"",
+        ),
+        (
+            "primitive_timestampntz_nanos",
+            "\"2024-11-07T12:33:54.123456789\"",
+        ),
         ("primitive_uuid", "\"f24f9b64-81fa-49d1-b74e-8c09a6e31c56\""),
         ("primitive_binary", "\"AxM33q2+78r+\""),
         // As FLOAT: the shortest text that reads back as the same f32 (the dictionary's
@@ -111,8 +125,11 @@ fn cat_prints_every_primitive_per_the_contract() {
     // Same bytes, now annotated: rewrite the footer's schema through parket's own API.
     let bytes = std::fs::read(&raw).unwrap();
     let file = parket::read::FileReader::from_bytes(&bytes).unwrap();
-    let records: Vec<parket::record::Value> =
-        file.records(None).unwrap().collect::<parket::Result<_>>().unwrap();
+    let records: Vec<parket::record::Value> = file
+        .records(None)
+        .unwrap()
+        .collect::<parket::Result<_>>()
+        .unwrap();
     let schema = parket::schema::Schema::parse(UNSHREDDED).unwrap();
     let mut w = parket::write::FileWriter::new(Vec::new(), schema, Default::default()).unwrap();
     w.write_records(&records).unwrap();
@@ -139,21 +156,42 @@ fn write_encodes_json_and_cat_gives_it_back() {
          {\"id\":3,\"v\":\"a string that is longer than sixty-four bytes, so not a short string at all\"}\n\
          {\"id\":4,\"v\":-9223372036854775808}\n"
     );
-    // A shredded schema is refused, naming the column.
-    let shredded = "message m { required int32 id; optional group v (VARIANT(1)) { required binary \
-        metadata; optional binary value; optional int64 typed_value; } }";
-    std::fs::write(tmp("variant_cli").join("s.jsonl"), "{\"id\":1,\"v\":1}\n").unwrap();
-    let out = parket(&[
-        "write",
-        "--schema",
-        shredded,
-        "--input",
-        tmp("variant_cli").join("s.jsonl").to_str().unwrap(),
-        "--output",
-        tmp("variant_cli").join("s.parquet").to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("v.typed_value"));
+}
+
+#[test]
+fn write_shreds_into_typed_value_and_cat_gives_it_back() {
+    let schema = "message m { required int32 id; optional group v (VARIANT(1)) { required binary \
+        metadata; optional binary value; optional group typed_value { required group a { optional \
+        binary value; optional int64 typed_value; } required group tags { optional binary value; \
+        optional group typed_value (LIST) { repeated group list { required group element { \
+        optional binary value; optional binary typed_value (STRING); } } } } } } }";
+    let rows = "{\"id\":1,\"v\":{\"a\":9223372036854775807,\"tags\":[\"x\",1,null],\"z\":true}}\n\
+        {\"id\":2,\"v\":{\"a\":1,\"tags\":\"notalist\"}}\n\
+        {\"id\":3,\"v\":\"scalar\"}\n\
+        {\"id\":4,\"v\":{}}\n\
+        {\"id\":5,\"v\":null}\n\
+        {\"id\":6,\"v\":[1,2]}\n";
+    let file = write(&tmp("variant_cli"), "shredded", schema, rows);
+    assert_eq!(cat(&file), rows);
+    // pyarrow sees the shredded columns: a (int8 1 widened into the int64 column), the tags.
+    let script = "import sys, pyarrow.parquet as pq\n\
+        for r in pq.read_table(sys.argv[1]).column('v').to_pylist():\n\
+        \x20   t = r and r['typed_value']\n\
+        \x20   print(None if t is None else (t['a']['typed_value'], t['tags']['typed_value'] and \
+        [e['typed_value'] for e in t['tags']['typed_value']]))\n";
+    let out = Command::new("python3")
+        .args(["-c", script, file.to_str().unwrap()])
+        .output()
+        .expect("run python3");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "(9223372036854775807, ['x', None, None])\n(1, None)\nNone\n(None, None)\nNone\nNone\n"
+    );
 }
 
 #[test]
@@ -171,7 +209,11 @@ fn pyarrow_reads_the_variant_parket_writes() {
         .args(["-c", script, file.to_str().unwrap()])
         .output()
         .expect("run python3 (install the pinned pyarrow: see README)");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "True\n\

@@ -498,3 +498,353 @@ impl<'s> Reassembly<'s> {
 fn scale_of(scale: i32) -> Option<u8> {
     u8::try_from(scale).ok().filter(|s| *s <= 38)
 }
+
+/// The record value of the VARIANT group `node` that holds `v`: `metadata` and `value`, and
+/// with a `typed_value` in the schema, `v` shredded into it (VariantShredding.md): a primitive
+/// whose Variant type is exactly the `typed_value` column's goes there, an array into a LIST
+/// `typed_value`, an object's fields into their field groups (the rest in `value`); anything
+/// else goes to `value`. An integer also shreds into a wider integer column (int8 1 into an
+/// int64 `typed_value` reads back as int64 1: the same number, the same JSON). Otherwise
+/// [`variant_value`] of the result gives back `v` exactly.
+///
+/// Errors: a value that fits neither slot (no `value` field and not the shredded type), a
+/// shredding schema that VariantShredding.md does not allow, and the encoder's errors.
+pub fn shred(schema: &Schema, node: usize, v: &VariantValue) -> Result<Value> {
+    let r = Reassembly {
+        schema,
+        max_depth: MAX_DEPTH,
+    };
+    r.check_slots(node, 0)
+        .map_err(|e| e.in_column(&schema.node_path_string(node)))?;
+    let names = crate::variant::encode::field_names(v)?;
+    let metadata = crate::variant::encode::encode_metadata(&names)?;
+    let mut fields = r.shred_slots(node, Some(v), &names)?;
+    let children = schema.node(node).map_or(&[][..], |n| n.children());
+    for (c, f) in children.iter().zip(fields.iter_mut()) {
+        if schema.node(*c).is_some_and(|n| n.name == "metadata") {
+            *f = Value::Bytes(metadata.clone());
+        }
+    }
+    Ok(Value::Group(fields))
+}
+
+impl Reassembly<'_> {
+    /// The fields of the group `node` (holding `value` / `typed_value`) for `v`; `None` is a
+    /// missing value (both null). `metadata` is left null for the caller.
+    fn shred_slots(
+        &self,
+        node: usize,
+        v: Option<&VariantValue>,
+        names: &[&str],
+    ) -> Result<Vec<Value>> {
+        let children = self.schema.node(node).map_or(&[][..], |n| n.children());
+        let find = |name: &str| {
+            children
+                .iter()
+                .position(|&c| self.schema.node(c).is_some_and(|n| n.name == name))
+        };
+        let mut out = alloc::vec![Value::Null; children.len()];
+        let Some(v) = v else { return Ok(out) };
+        let (value_at, typed_at) = (find("value"), find("typed_value"));
+        let mut rest = Some(v.clone());
+        if let Some(t) = typed_at {
+            let tn = children[t];
+            let (typed, left) = self.shred_typed(tn, v, names)?;
+            out[t] = typed;
+            rest = left;
+        }
+        if let Some(rest) = rest {
+            let Some(at) = value_at else {
+                return Err(Error::invalid_argument(
+                    "a Variant value that is not of the shredded type, and no `value` field to hold it",
+                )
+                .in_column(&self.path(node)));
+            };
+            out[at] = Value::Bytes(crate::variant::encode::encode_with(&rest, names)?);
+        }
+        Ok(out)
+    }
+
+    /// (the `typed_value` record value, what is left for `value`).
+    fn shred_typed(
+        &self,
+        tn: usize,
+        v: &VariantValue,
+        names: &[&str],
+    ) -> Result<(Value, Option<VariantValue>)> {
+        let node = self
+            .schema
+            .node(tn)
+            .ok_or_else(|| Error::invalid_argument("bad node"))?;
+        match (&node.kind, shape_of(self.schema, tn), v) {
+            (NodeKind::Primitive { type_length, .. }, _, VariantValue::Primitive(p)) => {
+                match physical_of(p, *type_length) {
+                    // The reader's type table decides: shred exactly when it reads back the same.
+                    Some(candidate)
+                        if self.primitive(tn, &candidate).is_ok_and(|q| q.bit_eq(p)) =>
+                    {
+                        Ok((candidate, None))
+                    }
+                    // An integer also goes into a wider integer column (one equivalence class,
+                    // "Exact Numeric", in VariantEncoding.md): JSON's small numbers are int8.
+                    _ => {
+                        let wider = integer_of(p).and_then(|x| {
+                            let wide = [
+                                i32::try_from(x).ok().map(Value::Int32),
+                                Some(Value::Int64(x)),
+                            ];
+                            wide.into_iter().flatten().find(|c| {
+                                self.primitive(tn, c)
+                                    .is_ok_and(|q| integer_of(&q) == Some(x))
+                            })
+                        });
+                        match wider {
+                            Some(c) => Ok((c, None)),
+                            None => Ok((Value::Null, Some(v.clone()))),
+                        }
+                    }
+                }
+            }
+            (
+                _,
+                Shape::List {
+                    repeated,
+                    three_level,
+                },
+                VariantValue::Array(items),
+            ) => {
+                let element = if three_level {
+                    self.schema
+                        .node(repeated)
+                        .and_then(|r| r.children().first().copied())
+                } else {
+                    Some(repeated)
+                }
+                .ok_or_else(|| self.err(tn, "a shredded array's LIST has no element"))?;
+                let items = items
+                    .iter()
+                    .map(|x| self.shred_slots(element, Some(x), names).map(Value::Group))
+                    .collect::<Result<Vec<_>>>()?;
+                Ok((Value::List(items), None))
+            }
+            (NodeKind::Group { children }, Shape::Group, VariantValue::Object(fields)) => {
+                let mut typed = Vec::with_capacity(children.len());
+                for &f in children {
+                    let name = self.schema.node(f).map_or("", |n| n.name.as_str());
+                    typed.push(Value::Group(self.shred_slots(f, v.get(name), names)?));
+                }
+                let rest: Vec<(String, VariantValue)> = fields
+                    .iter()
+                    .filter(|(n, _)| {
+                        !children
+                            .iter()
+                            .any(|&c| self.schema.node(c).is_some_and(|x| &x.name == n))
+                    })
+                    .cloned()
+                    .collect();
+                let rest = (!rest.is_empty()).then_some(VariantValue::Object(rest));
+                Ok((Value::Group(typed), rest))
+            }
+            _ => Ok((Value::Null, Some(v.clone()))),
+        }
+    }
+}
+
+/// The value of an integer primitive (int8 to int64).
+fn integer_of(p: &Primitive<'_>) -> Option<i64> {
+    match p {
+        Primitive::Int8(x) => Some((*x).into()),
+        Primitive::Int16(x) => Some((*x).into()),
+        Primitive::Int32(x) => Some((*x).into()),
+        Primitive::Int64(x) => Some(*x),
+        _ => None,
+    }
+}
+
+/// The physical record value a shredded column would hold for `p` (checked by the caller
+/// against the column's type); `None` when no Parquet value can hold it.
+fn physical_of(p: &Primitive<'_>, type_length: Option<usize>) -> Option<Value> {
+    Some(match p {
+        Primitive::Null => return None,
+        Primitive::Boolean(b) => Value::Boolean(*b),
+        Primitive::Int8(x) => Value::Int32((*x).into()),
+        Primitive::Int16(x) => Value::Int32((*x).into()),
+        Primitive::Int32(x) | Primitive::Date(x) | Primitive::Decimal4 { unscaled: x, .. } => {
+            Value::Int32(*x)
+        }
+        Primitive::Int64(x)
+        | Primitive::Decimal8 { unscaled: x, .. }
+        | Primitive::Timestamp(x)
+        | Primitive::TimestampNtz(x)
+        | Primitive::TimeNtz(x)
+        | Primitive::TimestampNanos(x)
+        | Primitive::TimestampNtzNanos(x) => Value::Int64(*x),
+        Primitive::Float(x) => Value::Float(*x),
+        Primitive::Double(x) => Value::Double(*x),
+        Primitive::Decimal16 { unscaled, .. } => {
+            let be = unscaled.to_be_bytes();
+            // FIXED_LEN_BYTE_ARRAY(n): the low n bytes, when the rest is sign extension.
+            let n = type_length.unwrap_or(16).min(16);
+            let (high, low) = be.split_at(16 - n);
+            let sign = if low.first().is_some_and(|b| b & 0x80 != 0) {
+                0xff
+            } else {
+                0
+            };
+            if high.iter().any(|&b| b != sign) {
+                return None;
+            }
+            Value::Bytes(low.to_vec())
+        }
+        Primitive::Binary(b) => Value::Bytes(b.to_vec()),
+        Primitive::String(s) => Value::Bytes(s.as_bytes().to_vec()),
+        Primitive::Uuid(u) => Value::Bytes(u.to_vec()),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use alloc::vec;
+    use proptest::prelude::*;
+
+    /// VariantShredding.md's `event` example, with `tags` (a LIST of strings) beside it.
+    const EVENT: &str = "message m { optional group event (VARIANT(1)) { required binary metadata;
+        optional binary value; optional group typed_value {
+          required group event_type { optional binary value; optional binary typed_value (STRING); }
+          required group event_ts { optional binary value;
+            optional int64 typed_value (TIMESTAMP(MICROS, true)); }
+          required group tags { optional binary value; optional group typed_value (LIST) {
+            repeated group list { required group element { optional binary value;
+              optional binary typed_value (STRING); } } } } } } }";
+
+    fn s(x: &str) -> VariantValue {
+        Primitive::String(Cow::Owned(x.to_string())).into()
+    }
+
+    fn obj(fields: Vec<(&str, VariantValue)>) -> VariantValue {
+        VariantValue::Object(
+            fields
+                .into_iter()
+                .map(|(n, v)| (n.to_string(), v))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_spec_event_table_shreds_as_it_says() {
+        let schema = Schema::parse(EVENT).unwrap();
+        let node = schema.node_index("event").unwrap();
+        // (event, value is null, event_type's (value, typed_value) null, event_ts's)
+        let rows = [
+            (
+                obj(vec![
+                    ("event_ts", Primitive::Timestamp(1729794114937).into()),
+                    ("event_type", s("noop")),
+                ]),
+                true,
+                (true, false),
+                (true, false),
+            ),
+            (
+                obj(vec![
+                    ("email", s("user@example.com")),
+                    ("event_ts", Primitive::Timestamp(1729794146402).into()),
+                    ("event_type", s("login")),
+                ]),
+                false,
+                (true, false),
+                (true, false),
+            ),
+            (
+                obj(vec![
+                    ("event_ts", Primitive::Timestamp(1729794954163).into()),
+                    ("event_type", VariantValue::NULL),
+                ]),
+                true,
+                (false, true),
+                (true, false),
+            ),
+            (
+                obj(vec![
+                    ("event_ts", s("2024-10-24")),
+                    ("event_type", s("noop")),
+                ]),
+                true,
+                (true, false),
+                (false, true),
+            ),
+            (obj(vec![]), true, (true, true), (true, true)),
+        ];
+        for (event, value_null, et, ts) in rows {
+            let Value::Group(f) = shred(&schema, node, &event).unwrap() else {
+                panic!()
+            };
+            assert_eq!(f[1].is_null(), value_null, "{event:?}");
+            let Value::Group(typed) = &f[2] else {
+                panic!("typed_value is non-null for an object")
+            };
+            let slots = |g: &Value| match g {
+                Value::Group(x) => (x[0].is_null(), x[1].is_null()),
+                _ => panic!(),
+            };
+            assert_eq!(slots(&typed[0]), et, "event_type of {event:?}");
+            assert_eq!(slots(&typed[1]), ts, "event_ts of {event:?}");
+            assert_eq!(
+                variant_value(&schema, node, &Value::Group(f)).unwrap(),
+                Some(event)
+            );
+        }
+        // Not an object: all in `value`, typed_value null.
+        let Value::Group(f) = shred(&schema, node, &s("malformed")).unwrap() else {
+            panic!()
+        };
+        assert!(
+            f[1] == Value::Bytes(vec![
+                0x25, b'm', b'a', b'l', b'f', b'o', b'r', b'm', b'e', b'd'
+            ])
+        );
+        assert!(f[2].is_null());
+    }
+
+    fn leaf() -> impl Strategy<Value = VariantValue> {
+        prop_oneof![
+            Just(VariantValue::NULL),
+            any::<bool>().prop_map(|b| Primitive::Boolean(b).into()),
+            any::<i64>().prop_map(|x| Primitive::Timestamp(x).into()),
+            any::<i16>().prop_map(|x| Primitive::Int16(x).into()),
+            "[a-z]{0,5}".prop_map(|x| s(&x)),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = VariantValue> {
+        leaf().prop_recursive(3, 40, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(VariantValue::Array),
+                proptest::collection::btree_map(
+                    prop_oneof![
+                        Just("event_type".to_string()),
+                        Just("event_ts".to_string()),
+                        Just("tags".to_string()),
+                        "[a-z]{1,3}"
+                    ],
+                    inner,
+                    0..5,
+                )
+                .prop_map(|m| VariantValue::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn shredding_then_reassembling_gives_the_value_back(v in value()) {
+            let schema = Schema::parse(EVENT).unwrap();
+            let node = schema.node_index("event").unwrap();
+            let record = shred(&schema, node, &v).unwrap();
+            let back = variant_value(&schema, node, &record).unwrap();
+            prop_assert_eq!(back, Some(v));
+        }
+    }
+}

@@ -28,13 +28,25 @@ use crate::variant::{VariantValue, MAX_DEPTH};
 /// Errors: objects and arrays nested deeper than [`MAX_DEPTH`]; an object whose names are not
 /// unique; a string, binary or container larger than 4 GiB; a decimal scale above 38.
 pub fn encode(v: &VariantValue) -> Result<(Vec<u8>, Vec<u8>)> {
+    let names = field_names(v)?;
+    let metadata = encode_metadata(&names)?;
+    let value = encode_with(v, &names)?;
+    Ok((metadata, value))
+}
+
+/// Every field name in `v`, unique and in byte order: the dictionary [`encode`] writes.
+pub fn field_names(v: &VariantValue) -> Result<Vec<&str>> {
     let mut names = BTreeSet::new();
     collect_names(v, &mut names, 0)?;
-    let names: Vec<&str> = names.into_iter().collect();
-    let metadata = encode_metadata(&names)?;
+    Ok(names.into_iter().collect())
+}
+
+/// The value bytes of `v` against the dictionary `names` (sorted and unique, holding every
+/// field name of `v`): how the parts of one shredded value share its metadata.
+pub fn encode_with(v: &VariantValue, names: &[&str]) -> Result<Vec<u8>> {
     let mut value = Vec::new();
-    encode_value(v, &names, &mut value)?;
-    Ok((metadata, value))
+    encode_value(v, names, &mut value)?;
+    Ok(value)
 }
 
 fn collect_names<'v>(v: &'v VariantValue, out: &mut BTreeSet<&'v str>, depth: usize) -> Result<()> {
@@ -76,7 +88,8 @@ fn push_uint(out: &mut Vec<u8>, n: usize, size: usize) {
     out.extend_from_slice(&(n as u32).to_le_bytes()[..size]);
 }
 
-fn encode_metadata(names: &[&str]) -> Result<Vec<u8>> {
+/// The metadata of the sorted, unique dictionary `names`.
+pub fn encode_metadata(names: &[&str]) -> Result<Vec<u8>> {
     let total: usize = names.iter().map(|n| n.len()).sum();
     let size = size_for(total.max(names.len()))?;
     // Spec: version 1, sorted_strings (the names come from a BTreeSet: unique and in order).

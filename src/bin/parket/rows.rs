@@ -448,22 +448,8 @@ impl Reader<'_> {
     /// A VARIANT group's fields for the JSON value `j`, encoded as json-mapping.md says.
     fn variant(&self, n: usize, j: &Json) -> RResult<Value> {
         let v = json_to_variant(j, 0).map_err(|why| (n, why))?;
-        let (metadata, value) = parket::variant::encode(&v).map_err(|e| (n, e.to_string()))?;
-        let mut fields = Vec::new();
-        for &c in self.children(n) {
-            match self.schema.node(c).map(|x| x.name.as_str()) {
-                Some("metadata") => fields.push(Value::Bytes(metadata.clone())),
-                Some("value") => fields.push(Value::Bytes(value.clone())),
-                _ => {
-                    return Err((
-                        c,
-                        "writing shredded VARIANT columns (typed_value) is not supported yet"
-                            .to_string(),
-                    ))
-                }
-            }
-        }
-        Ok(Value::Group(fields))
+        // Shredded into `typed_value` where the schema has one (VariantShredding.md).
+        variant::shred(self.schema, n, &v).map_err(|e| (n, e.to_string()))
     }
 
     fn entries(&self, kv: usize, items: &[Json]) -> RResult<Vec<(Value, Value)>> {
