@@ -11,7 +11,7 @@
 //! | [`metadata`] | the dictionary: header, offsets, strings, sorted lookup |
 //! | [`value`] | the typed view: primitives, short strings, objects, arrays |
 //! | [`owned`] | [`VariantValue`], a tree that owns its contents |
-//! | [`encode`] | [`VariantValue`] to metadata and value bytes |
+//! | [`mod@encode`] | [`VariantValue`] to metadata and value bytes |
 //!
 //! Worked example, `{"a": 1}` (hand-encoded; a test below checks it):
 //!
