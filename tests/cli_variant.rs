@@ -52,6 +52,20 @@ fn write(dir: &Path, name: &str, schema: &str, rows: &str) -> std::path::PathBuf
     output
 }
 
+/// The output of the Python `script` run on `file`.
+fn python(script: &str, file: &Path) -> String {
+    let out = Command::new("python3")
+        .args(["-c", script, file.to_str().unwrap()])
+        .output()
+        .expect("run python3 (install the pinned pyarrow: see README)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 fn tmp(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
 }
@@ -179,17 +193,8 @@ fn write_shreds_into_typed_value_and_cat_gives_it_back() {
         \x20   t = r and r['typed_value']\n\
         \x20   print(None if t is None else (t['a']['typed_value'], t['tags']['typed_value'] and \
         [e['typed_value'] for e in t['tags']['typed_value']]))\n";
-    let out = Command::new("python3")
-        .args(["-c", script, file.to_str().unwrap()])
-        .output()
-        .expect("run python3");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        python(script, &file),
         "(9223372036854775807, ['x', None, None])\n(1, None)\nNone\n(None, None)\nNone\nNone\n"
     );
 }
@@ -205,17 +210,8 @@ fn pyarrow_reads_the_variant_parket_writes() {
         print('Variant(1)' in str(f.schema))\n\
         for r in f.read().column('v').to_pylist():\n\
         \x20   print('null' if r is None else r['metadata'].hex() + ' ' + r['value'].hex())\n";
-    let out = Command::new("python3")
-        .args(["-c", script, file.to_str().unwrap()])
-        .output()
-        .expect("run python3 (install the pinned pyarrow: see README)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert_eq!(
-        String::from_utf8(out.stdout).unwrap(),
+        python(script, &file),
         "True\n\
          110000 0c01\n\
          1101000161 02010000020c01\n\

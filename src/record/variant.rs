@@ -581,7 +581,8 @@ impl Reassembly<'_> {
                 match physical_of(p, *type_length) {
                     // The reader's type table decides: shred exactly when it reads back the same.
                     Some(candidate)
-                        if self.primitive(tn, &candidate).is_ok_and(|q| q.bit_eq(p)) =>
+                        if self.primitive(tn, &candidate).is_ok_and(|q| q.bit_eq(p))
+                            && self.fits_precision(tn, p) =>
                     {
                         Ok((candidate, None))
                     }
@@ -647,6 +648,27 @@ impl Reassembly<'_> {
             }
             _ => Ok((Value::Null, Some(v.clone()))),
         }
+    }
+}
+
+impl Reassembly<'_> {
+    /// Whether a decimal has at most the digits of the DECIMAL column `tn` (other values: yes).
+    fn fits_precision(&self, tn: usize, p: &Primitive<'_>) -> bool {
+        let unscaled: i128 = match p {
+            Primitive::Decimal4 { unscaled, .. } => (*unscaled).into(),
+            Primitive::Decimal8 { unscaled, .. } => (*unscaled).into(),
+            Primitive::Decimal16 { unscaled, .. } => *unscaled,
+            _ => return true,
+        };
+        let precision = match self.schema.node(tn).map(|n| &n.logical_type) {
+            Some(Some(LogicalType::Decimal { precision, .. })) => *precision,
+            _ => return true,
+        };
+        let digits = unscaled
+            .unsigned_abs()
+            .checked_ilog10()
+            .map_or(1, |d| d + 1);
+        i64::from(digits) <= i64::from(precision)
     }
 }
 

@@ -178,8 +178,7 @@ struct List<'a> {
     end: usize,
 }
 
-fn truncated(what: &'static str, needed: usize, buf: &[u8], pos: usize, end: usize) -> Error {
-    let _ = buf;
+fn truncated(what: &'static str, needed: usize, pos: usize, end: usize) -> Error {
     Error::truncated(what, needed as u64, end.saturating_sub(pos) as u64).at_offset(pos as u64)
 }
 
@@ -193,7 +192,7 @@ fn fixed<const N: usize>(
     buf.get(pos..end)
         .and_then(|b| b.get(..N))
         .and_then(|b| <[u8; N]>::try_from(b).ok())
-        .ok_or_else(|| truncated(what, N, buf, pos, end))
+        .ok_or_else(|| truncated(what, N, pos, end))
 }
 
 /// A 4-byte length at `pos`, then that many bytes, within `..end`.
@@ -202,7 +201,7 @@ fn sized<'a>(buf: &'a [u8], pos: usize, end: usize, what: &'static str) -> Resul
     let start = pos + 4;
     buf.get(start..end)
         .and_then(|b| b.get(..n))
-        .ok_or_else(|| truncated(what, n, buf, start, end))
+        .ok_or_else(|| truncated(what, n, start, end))
 }
 
 fn utf8(b: &[u8], pos: usize) -> Result<&str> {
@@ -287,7 +286,7 @@ fn decode_at<'a>(m: Metadata<'a>, buf: &'a [u8], pos: usize, end: usize) -> Resu
     let header = *buf
         .get(pos..end)
         .and_then(|b| b.first())
-        .ok_or_else(|| truncated("Variant value header", 1, buf, pos, end))?;
+        .ok_or_else(|| truncated("Variant value header", 1, pos, end))?;
     let vh = header >> 2;
     let data = pos + 1;
     let p = match header & 0x03 {
@@ -296,7 +295,7 @@ fn decode_at<'a>(m: Metadata<'a>, buf: &'a [u8], pos: usize, end: usize) -> Resu
             let b = buf
                 .get(data..end)
                 .and_then(|b| b.get(..usize::from(vh)))
-                .ok_or_else(|| truncated("Variant short string", vh.into(), buf, data, end))?;
+                .ok_or_else(|| truncated("Variant short string", vh.into(), data, end))?;
             Primitive::String(Cow::Borrowed(utf8(b, data)?))
         }
         2 => {
@@ -423,13 +422,7 @@ impl<'a> List<'a> {
         let (Some(offsets), Some(values)) = (offsets, values) else {
             let needed = (len as u128 * id_size as u128 + (len as u128 + 1) * offset_size as u128)
                 .min(u64::MAX as u128) as usize;
-            return Err(truncated(
-                "Variant field ids and offsets",
-                needed,
-                buf,
-                ids,
-                end,
-            ));
+            return Err(truncated("Variant field ids and offsets", needed, ids, end));
         };
         let mut list = List {
             buf,
@@ -443,7 +436,7 @@ impl<'a> List<'a> {
         list.end = values
             .checked_add(last)
             .filter(|&e| e <= end)
-            .ok_or_else(|| truncated("Variant container values", last, buf, values, end))?;
+            .ok_or_else(|| truncated("Variant container values", last, values, end))?;
         Ok(list)
     }
 
