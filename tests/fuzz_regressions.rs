@@ -54,6 +54,7 @@ const TARGETS: &[(&str, Harness)] = &[
     ("page", parket::page::decode::fuzz_page),
     ("file", parket::read::fuzz::fuzz_file),
     ("roundtrip", roundtrip::fuzz_roundtrip),
+    ("variant", parket::variant::fuzz_decode),
 ];
 
 fn regressions_dir(target: &str) -> PathBuf {

@@ -57,3 +57,28 @@ pub const MAX_DEPTH: usize = 128;
 
 #[cfg(test)]
 mod tests;
+
+/// Fuzzing harness (the `variant` target of `fuzz/`, replayed by `tests/fuzz_regressions.rs`):
+/// `data` is metadata followed by a value, as parquet-testing's `*.variant.bin` files. Whatever
+/// decodes must validate exactly when it converts to a [`VariantValue`], and that value must
+/// encode and decode back to itself. Panics only if the decoder breaks one of these
+/// guarantees.
+#[doc(hidden)]
+pub fn fuzz_decode(data: &[u8]) {
+    let Ok(m) = Metadata::decode(data) else {
+        return;
+    };
+    let value = data.get(m.encoded_len()..).unwrap_or(&[]);
+    let Ok(v) = Variant::decode(m, value) else {
+        return;
+    };
+    let owned = VariantValue::from_variant(&v, MAX_DEPTH);
+    assert_eq!(v.validate(MAX_DEPTH).is_ok(), owned.is_ok());
+    if let Ok(owned) = owned {
+        let (m2, v2) = encode(&owned).expect("a decoded value encodes");
+        let m2 = Metadata::decode(&m2).expect("encoded metadata decodes");
+        let back = Variant::decode(m2, &v2).expect("an encoded value decodes");
+        let back = VariantValue::from_variant(&back, MAX_DEPTH).expect("and converts");
+        assert!(back.bit_eq(&owned), "{back:?} != {owned:?}");
+    }
+}
