@@ -18,7 +18,8 @@
 //! equal to `max_def_level` (all `num_values` when `max_def_level` is 0). Their encoding is the
 //! header's `encoding`: PLAIN, PLAIN_DICTIONARY / RLE_DICTIONARY (indices into the chunk's
 //! dictionary page), RLE (BOOLEAN only, with a 4-byte length prefix in both page versions),
-//! DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY or BYTE_STREAM_SPLIT.
+//! DELTA_BINARY_PACKED, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY, BYTE_STREAM_SPLIT or ALP (FLOAT
+//! and DOUBLE).
 //!
 //! `PageHeader.crc`, when present, is the CRC-32 of the body as stored: "computed on the
 //! serialization binary representation of the page (as written to disk), excluding the page
@@ -98,8 +99,8 @@ use crate::compression::Decompressor;
 use crate::encoding::dictionary::{Dict, Entries};
 use crate::encoding::rle::LevelCounts;
 use crate::encoding::{
-    bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
-    dictionary, plain, rle,
+    alp, bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array,
+    delta_length_byte_array, dictionary, plain, rle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{
@@ -947,7 +948,9 @@ fn decode_values(
                 "BIT_PACKED values (only levels may use it)",
             ))
         }
-        Encoding::Alp => return Err(Error::unsupported("ALP values")),
+        Encoding::Alp => {
+            alp::decode(data, n, out)?;
+        }
     }
     Ok(false)
 }

@@ -371,6 +371,7 @@ pub fn encoding_allowed(encoding: Encoding, physical: PhysicalType) -> bool {
             physical,
             P::Float | P::Double | P::Int32 | P::Int64 | P::FixedLenByteArray
         ),
+        Encoding::Alp => matches!(physical, P::Float | P::Double),
         _ => false,
     }
 }
