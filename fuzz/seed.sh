@@ -3,7 +3,7 @@
 # - metadata: the footer (FileMetaData bytes) of every file of the parquet-testing corpus, plus
 #   its first page header (bytes 4..);
 # - file: every file of the corpus, whole; roundtrip: a few random byte strings;
-# - decompress, plain, rle, dictionary, delta, byte_stream_split, page: written by seedgen/ (a small
+# - decompress, plain, rle, dictionary, delta, byte_stream_split, alp, page: written by seedgen/ (a small
 #   Rust program over parket's public API): hand-made valid streams from parket's encoders, and
 #   the pages of the corpus files (compressed bodies; decompressed value and level sections),
 #   each prefixed with the bytes its harness reads first.

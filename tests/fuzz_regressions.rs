@@ -22,8 +22,8 @@ mod roundtrip;
 use std::path::PathBuf;
 
 use parket::encoding::{
-    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, dictionary,
-    plain, rle,
+    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+    dictionary, plain, rle,
 };
 
 /// The `delta` target's dispatch (`fuzz/fuzz_targets/delta.rs`): `data[0] % 3` picks the
@@ -51,6 +51,7 @@ const TARGETS: &[(&str, Harness)] = &[
     ("dictionary", dictionary::fuzz_decode),
     ("delta", fuzz_delta),
     ("byte_stream_split", byte_stream_split::fuzz_decode),
+    ("alp", alp::fuzz_decode),
     ("page", parket::page::decode::fuzz_page),
     ("file", parket::read::fuzz::fuzz_file),
     ("roundtrip", roundtrip::fuzz_roundtrip),

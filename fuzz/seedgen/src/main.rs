@@ -9,8 +9,8 @@
 //! Usage: `parket-fuzz-seedgen <corpus-dir> [parquet files...]`; writes `<corpus-dir>/<target>/`.
 use parket::compression::{compress, decompress, Codec};
 use parket::encoding::{
-    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, dictionary,
-    plain, rle,
+    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+    dictionary, plain, rle,
 };
 use parket::format::{CompressionCodec, Encoding, PageHeader, PageType, PhysicalType};
 use parket::schema::Schema;
@@ -125,6 +125,12 @@ fn hand_made(out: &mut Out) {
                     &[kind, 0],
                     &b,
                 );
+            }
+            let mut b = Vec::new();
+            if alp::encode(v.as_ref(), &mut b).is_ok() {
+                // Bit 0: DOUBLE; bit 1 clear: the count from the ALP header.
+                let sel = u8::from(t == PhysicalType::Double);
+                out.put("alp", &format!("hand-{t}-{n}"), &[sel], &b);
             }
             let mut b = Vec::new();
             if delta_binary_packed::encode(v.as_ref(), &mut b).is_ok() {
