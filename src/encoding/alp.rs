@@ -58,10 +58,10 @@
 //!
 //! # Encoding
 //!
-//! [`encode`] follows the spec's informative pipeline: per page, up to 8 vectors are sampled
-//! (256 values each) against every `(e, f)` pair, and the (up to) 5 pairs that win most often
-//! form the preset; each vector then takes the preset pair that makes its 256-value sample
-//! smallest. Rounding is the spec's `fast_round` (with a sign test). Whatever the choice, every
+//! [`encode`] follows the spec's informative pipeline: per page, up to 8 vectors (one in 4)
+//! are sampled (64 values each) against every `(e, f)` pair, and the (up to) 5 pairs that win
+//! most often form the preset; each vector then takes the preset pair that makes its 256-value
+//! sample smallest. Rounding is the spec's `fast_round` (with a sign test). Whatever the choice, every
 //! value is checked against the normative decode, so a round trip is bit-identical for every
 //! float, NaN payloads included.
 //!
@@ -407,8 +407,12 @@ fn decode_vector<T: AlpFloat>(
 const SAMPLE_SIZE: usize = 256;
 /// Pairs kept in a page's preset (the spec's "Max Combinations").
 const MAX_COMBINATIONS: usize = 5;
-/// Vectors sampled per page to build the preset (the spec's "Sample Vectors").
+/// Vectors sampled per page to build the preset, at most (the spec's "Sample Vectors").
 const SAMPLE_VECTORS: usize = 8;
+/// One vector in this many is sampled for the preset.
+const PRESET_VECTOR_STRIDE: usize = 4;
+/// Values of a sampled vector tried against every pair for the preset.
+const PRESET_SAMPLE_SIZE: usize = 64;
 
 /// Appends the ALP page data of `values` (FLOAT or DOUBLE) to `out`, in vectors of
 /// 2^[`LOG_VECTOR_SIZE`] values.
@@ -517,9 +521,11 @@ fn sample<T: Copy>(v: &[T]) -> impl Iterator<Item = T> + '_ {
     v.iter().step_by(step).copied()
 }
 
-/// Estimated bits of `v` stored with `(e, f)`: packed deltas plus exceptions.
-fn estimate<T: AlpFloat>(v: impl Iterator<Item = T>, e: u8, f: u8) -> u64 {
+/// Estimated bits of `v` stored with `(e, f)`: packed deltas plus exceptions; `u64::MAX` as
+/// soon as the exceptions alone cost more than `bound` (a pair that cannot win).
+fn estimate<T: AlpFloat>(v: impl Iterator<Item = T>, e: u8, f: u8, bound: u64) -> u64 {
     let (e, f) = (usize::from(e), usize::from(f));
+    let exception_bits = 16 + 8 * T::BYTES as u64;
     let (mut min, mut max) = (i64::MAX, i64::MIN);
     let (mut n, mut exceptions) = (0u64, 0u64);
     for x in v {
@@ -529,7 +535,12 @@ fn estimate<T: AlpFloat>(v: impl Iterator<Item = T>, e: u8, f: u8) -> u64 {
                 min = min.min(i);
                 max = max.max(i);
             }
-            None => exceptions += 1,
+            None => {
+                exceptions += exception_bits;
+                if exceptions > bound {
+                    return u64::MAX;
+                }
+            }
         }
     }
     let width = if min > max {
@@ -537,15 +548,25 @@ fn estimate<T: AlpFloat>(v: impl Iterator<Item = T>, e: u8, f: u8) -> u64 {
     } else {
         u64::from(64 - (max.wrapping_sub(min) as u64).leading_zeros())
     };
-    n * width + exceptions * (16 + 8 * T::BYTES as u64)
+    (n * width).saturating_add(exceptions)
 }
 
-/// The page's preset: the pairs that make the most sampled vectors smallest (ties: fewer
-/// estimated bits summed, then larger exponent and factor), at most `MAX_COMBINATIONS`.
+/// The page's preset: the pairs that make the most sampled vectors smallest, then the pairs
+/// with the fewest estimated bits over all sampled vectors (ties: larger exponent, then larger
+/// factor), at most `MAX_COMBINATIONS`.
+///
+/// The spec suggests sampling 8 vectors per row group; the encoder sees a page at a time (a
+/// few vectors when pages hold 20,000 values), so it samples at most one vector in
+/// `PRESET_VECTOR_STRIDE`, and `PRESET_SAMPLE_SIZE` values of each, to keep the search (all
+/// 66 or 190 pairs) to a few trials per value. Runners-up stay in the preset, so that
+/// [`choose`], which looks at more of each vector, can correct a small sample's verdict.
 fn preset<T: AlpFloat>(values: &[T], vector_size: usize) -> Vec<(u8, u8)> {
     let num_vectors = values.len().div_ceil(vector_size);
-    let step = num_vectors.div_ceil(SAMPLE_VECTORS).max(1);
-    // (wins, -bits, e, f) per pair.
+    let sampled = num_vectors
+        .div_ceil(PRESET_VECTOR_STRIDE)
+        .clamp(1, SAMPLE_VECTORS);
+    let step = num_vectors.div_ceil(sampled).max(1);
+    // (wins, estimated bits summed, e, f) per pair, in increasing e and f.
     let mut score: Vec<(u32, u64, u8, u8)> = Vec::new();
     for e in 0..=T::MAX_EXPONENT {
         for f in 0..=e {
@@ -553,12 +574,14 @@ fn preset<T: AlpFloat>(values: &[T], vector_size: usize) -> Vec<(u8, u8)> {
         }
     }
     for vector in values.chunks(vector_size).step_by(step) {
+        let stride = vector.len().div_ceil(PRESET_SAMPLE_SIZE).max(1);
         let mut best: Option<(u64, usize)> = None;
         for (k, s) in score.iter_mut().enumerate() {
-            let bits = estimate(sample(vector), s.2, s.3);
-            s.1 += bits;
+            let bound = best.map_or(u64::MAX, |b| b.0);
+            let bits = estimate(vector.iter().step_by(stride).copied(), s.2, s.3, bound);
+            s.1 = s.1.saturating_add(bits);
             // Later pairs have larger e (and f): prefer them on a tie.
-            if best.is_none_or(|(b, _)| bits <= b) {
+            if bits != u64::MAX && bits <= bound {
                 best = Some((bits, k));
             }
         }
@@ -566,7 +589,7 @@ fn preset<T: AlpFloat>(values: &[T], vector_size: usize) -> Vec<(u8, u8)> {
             score[k].0 += 1;
         }
     }
-    score.retain(|s| s.0 > 0);
+    score.retain(|s| s.0 > 0 || s.1 != u64::MAX);
     score.sort_by(|a, b| {
         b.0.cmp(&a.0)
             .then(a.1.cmp(&b.1))
@@ -585,7 +608,7 @@ fn choose<T: AlpFloat>(vector: &[T], preset: &[(u8, u8)]) -> (u8, u8) {
         _ => {
             let mut best = (u64::MAX, preset[0]);
             for &(e, f) in preset {
-                let bits = estimate(sample(vector), e, f);
+                let bits = estimate(sample(vector), e, f, best.0);
                 if bits < best.0 {
                     best = (bits, (e, f));
                 }
@@ -926,9 +949,11 @@ mod tests {
         assert!(bytes.len() < v.len() * 2, "{} bytes", bytes.len());
         // Every vector's exponent should give integers: no exceptions in the first vector.
         assert_eq!(&bytes[HEADER_LEN + 16 + 2..HEADER_LEN + 16 + 4], [0, 0]);
+        // FLOAT tenths: only e = 6 decodes every one of them (0.1f32 is not a tenth), and
+        // (6, 5) makes them the integers 0..=999: 10 bits a value.
         let f: Vec<f32> = (0..3000).map(|i| (i % 1000) as f32 / 10.0).collect();
         let bytes = rt32(&f);
-        assert!(bytes.len() < f.len() * 2, "{} bytes", bytes.len());
+        assert!(bytes.len() < f.len() * 11 / 8 + 64, "{} bytes", bytes.len());
     }
 
     proptest! {
