@@ -260,144 +260,188 @@ pub fn decode(input: &[u8], num_values: usize, out: &mut Values) -> Result<usize
 
 fn decode_typed<T: AlpFloat>(input: &[u8], num_values: usize, out: &mut Vec<T>) -> Result<usize> {
     let start = out.len();
-    let r = decode_into(input, num_values, out);
+    // The layout is read and unpacked by one non-generic walk; only the arithmetic is per type.
+    let r = walk(
+        input,
+        num_values,
+        Width {
+            bytes: T::BYTES,
+            max_exponent: T::MAX_EXPONENT,
+            max_bit_width: T::MAX_BIT_WIDTH,
+        },
+        &mut |v, deltas| emit::<T>(v, deltas, out),
+    );
     if r.is_err() {
         out.truncate(start);
     }
     r
 }
 
-fn decode_into<T: AlpFloat>(input: &[u8], num_values: usize, out: &mut Vec<T>) -> Result<usize> {
+/// What the layout of FLOAT and DOUBLE pages differs by.
+#[derive(Clone, Copy)]
+struct Width {
+    bytes: usize,
+    max_exponent: u8,
+    max_bit_width: u8,
+}
+
+/// One vector, its fields checked and its sections found in the input.
+struct Vector<'a> {
+    e: usize,
+    f: usize,
+    frame: i64,
+    bit_width: u32,
+    packed: &'a [u8],
+    /// Exception positions, each checked to be below `len`.
+    positions: &'a [u8],
+    values: &'a [u8],
+}
+
+/// Reads the page's header and offsets and each vector's header and sections, checking every
+/// field, and hands each vector to `each`; returns the bytes read.
+fn walk(
+    input: &[u8],
+    num_values: usize,
+    w: Width,
+    each: &mut dyn FnMut(&Vector<'_>, &[u64]),
+) -> Result<usize> {
     let mut c = Cursor::new(input);
-    let mode = c.u8("ALP compression_mode")?;
+    let [mode, int_enc, log, n @ ..] = c.array::<HEADER_LEN>("ALP page header")?;
     if mode != 0 {
-        return Err(Error::unsupported("ALP compression_mode other than 0 (ALP)").at_offset(0));
+        return Err(Error::unsupported("ALP compression_mode other than 0").at_offset(0));
     }
-    let int_enc = c.u8("ALP integer_encoding")?;
     if int_enc != 0 {
-        return Err(
-            Error::unsupported("ALP integer_encoding other than 0 (FOR + bit packing)")
-                .at_offset(1),
-        );
+        return Err(Error::unsupported("ALP integer_encoding other than 0").at_offset(1));
     }
-    let log = c.u8("ALP log_vector_size")?;
     if !(MIN_LOG_VECTOR_SIZE..=MAX_LOG_VECTOR_SIZE).contains(&log) {
-        return Err(
-            Error::out_of_range("ALP log_vector_size (3 to 15)", i64::from(log)).at_offset(2),
-        );
+        return Err(bad("ALP log_vector_size", i64::from(log), 2));
     }
     let vector_size = 1usize << log;
-    let count = c.i32_le("ALP num_elements")?;
+    let count = i32::from_le_bytes(n);
     if usize::try_from(count).ok() != Some(num_values) {
-        return Err(Error::out_of_range(
-            "ALP num_elements (must equal the page's non-null values)",
+        return Err(bad(
+            "ALP num_elements (not the page's non-null values)",
             i64::from(count),
-        )
-        .at_offset(3));
+            3,
+        ));
     }
     let num_vectors = num_values.div_ceil(vector_size);
     // The offsets are 4 bytes a vector: checked against the input before anything is read.
-    let offsets_len = num_vectors
-        .checked_mul(4)
-        .filter(|&n| n <= c.remaining())
-        .ok_or_else(|| c.truncated("ALP offset array", num_vectors.saturating_mul(4)))?;
-    let offsets = c.take(offsets_len, "ALP offset array")?;
-    let mut scratch: Vec<u64> = Vec::new();
+    let offsets = c.take(num_vectors.saturating_mul(4), "ALP offset array")?;
     let mut left = num_values;
+    let mut deltas: Vec<u64> = Vec::new();
     for (i, off) in offsets.chunks_exact(4).enumerate() {
-        let at = HEADER_LEN + 4 * i;
         let off = u32::from_le_bytes([off[0], off[1], off[2], off[3]]);
         // No padding between vectors: each starts where the one before ended.
-        let expected = c.position() - HEADER_LEN;
-        if u64::from(off) != expected as u64 {
-            return Err(Error::out_of_range(
-                "ALP vector offset (must be where the previous vector ends)",
+        if u64::from(off) != (c.position() - HEADER_LEN) as u64 {
+            return Err(bad(
+                "ALP vector offset (not where the last vector ends)",
                 i64::from(off),
-            )
-            .at_offset(at as u64));
+                (HEADER_LEN + 4 * i) as u64,
+            ));
         }
         let len = left.min(vector_size);
         left -= len;
-        decode_vector::<T>(&mut c, len, &mut scratch, out)?;
+        let v = read_vector(&mut c, len, w)?;
+        // Every section is in the input: the vector's values may be allocated now.
+        deltas.clear();
+        deltas.resize(len, 0);
+        bitpack::unpack64(v.packed, v.bit_width, &mut deltas);
+        each(&v, &deltas);
     }
     Ok(c.position())
 }
 
-/// Decodes one vector of `len` values at the cursor.
-fn decode_vector<T: AlpFloat>(
-    c: &mut Cursor<'_>,
-    len: usize,
-    scratch: &mut Vec<u64>,
-    out: &mut Vec<T>,
-) -> Result<()> {
-    let vector_at = c.position() as u64;
-    let e = c.u8("ALP exponent")?;
-    let f = c.u8("ALP factor")?;
-    if e > T::MAX_EXPONENT {
-        return Err(Error::out_of_range("ALP exponent", i64::from(e)).at_offset(vector_at));
+/// Reads one vector of `len` values at the cursor.
+fn read_vector<'a>(c: &mut Cursor<'a>, len: usize, w: Width) -> Result<Vector<'a>> {
+    let at = c.position() as u64;
+    // AlpInfo and ForInfo: 9 bytes for FLOAT, 13 for DOUBLE.
+    let head = c.take(5 + w.bytes, "ALP vector header")?;
+    let mut h = [0u8; 14];
+    h[..head.len()].copy_from_slice(head);
+    let (e, f) = (h[0], h[1]);
+    if e > w.max_exponent {
+        return Err(bad("ALP exponent", i64::from(e), at));
     }
     if f > e {
-        return Err(
-            Error::out_of_range("ALP factor (must not exceed the exponent)", i64::from(f))
-                .at_offset(vector_at + 1),
-        );
+        return Err(bad("ALP factor (above the exponent)", i64::from(f), at + 1));
     }
-    let exc_at = c.position() as u64;
-    let num_exceptions = usize::from(u16::from_le_bytes(c.array("ALP num_exceptions")?));
+    let num_exceptions = usize::from(u16::from_le_bytes([h[2], h[3]]));
     if num_exceptions > len {
-        return Err(Error::out_of_range(
-            "ALP num_exceptions (more than the vector's values)",
+        return Err(bad(
+            "ALP num_exceptions (above the vector's length)",
             num_exceptions as i64,
-        )
-        .at_offset(exc_at));
+            at + 2,
+        ));
     }
-    let frame = if T::BYTES == 4 {
-        i64::from(c.i32_le("ALP frame_of_reference")?)
+    let mut frame = [0u8; 8];
+    frame.copy_from_slice(&h[4..12]);
+    let frame = if w.bytes == 4 {
+        i64::from(i32::from_le_bytes([h[4], h[5], h[6], h[7]]))
     } else {
-        c.i64_le("ALP frame_of_reference")?
+        i64::from_le_bytes(frame)
     };
-    let bw_at = c.position() as u64;
-    let bit_width = c.u8("ALP bit_width")?;
-    if bit_width > T::MAX_BIT_WIDTH {
-        return Err(Error::out_of_range("ALP bit_width", i64::from(bit_width)).at_offset(bw_at));
+    let bit_width = h[4 + w.bytes];
+    if bit_width > w.max_bit_width {
+        return Err(bad(
+            "ALP bit_width",
+            i64::from(bit_width),
+            at + 4 + w.bytes as u64,
+        ));
     }
-    let packed = c.take(
-        bitpack::packed_len(len, u32::from(bit_width)),
-        "ALP packed values",
-    )?;
-    let positions_at = c.position() as u64;
+    let bit_width = u32::from(bit_width);
+    let packed = c.take(bitpack::packed_len(len, bit_width), "ALP packed values")?;
+    let positions_at = c.position();
     let positions = c.take(2 * num_exceptions, "ALP exception positions")?;
-    let values = c.take(T::BYTES * num_exceptions, "ALP exception values")?;
-    // Every section is in the input: the vector's values may be allocated now.
-    scratch.clear();
-    scratch.resize(len, 0);
-    bitpack::unpack64(packed, u32::from(bit_width), scratch);
-    let (e, f) = (usize::from(e), usize::from(f));
+    for (j, p) in positions.chunks_exact(2).enumerate() {
+        let pos = u16::from_le_bytes([p[0], p[1]]);
+        if usize::from(pos) >= len {
+            return Err(bad(
+                "ALP exception position (past the vector)",
+                i64::from(pos),
+                (positions_at + 2 * j) as u64,
+            ));
+        }
+    }
+    let values = c.take(w.bytes * num_exceptions, "ALP exception values")?;
+    Ok(Vector {
+        e: usize::from(e),
+        f: usize::from(f),
+        frame,
+        bit_width,
+        packed,
+        positions,
+        values,
+    })
+}
+
+/// Appends a checked vector's values: add the frame to the unpacked deltas, scale, patch the
+/// exceptions.
+fn emit<T: AlpFloat>(v: &Vector<'_>, deltas: &[u64], out: &mut Vec<T>) {
     let base = out.len();
-    out.reserve(len);
+    let (e, f, frame) = (v.e, v.f, v.frame);
     out.extend(
-        scratch
+        deltas
             .iter()
             .map(|&d| T::decode(T::reconstruct(d, frame), e, f)),
     );
-    for (j, (p, v)) in positions
+    for (p, x) in v
+        .positions
         .chunks_exact(2)
-        .zip(values.chunks_exact(T::BYTES))
-        .enumerate()
+        .zip(v.values.chunks_exact(T::BYTES))
     {
-        let pos = usize::from(u16::from_le_bytes([p[0], p[1]]));
-        match out.get_mut(base + pos) {
-            Some(slot) if pos < len => *slot = T::from_le(v),
-            _ => {
-                return Err(Error::out_of_range(
-                    "ALP exception position (past the vector's end)",
-                    pos as i64,
-                )
-                .at_offset(positions_at + 2 * j as u64))
-            }
+        // Positions were checked against the vector's length.
+        if let Some(slot) = out.get_mut(base + usize::from(u16::from_le_bytes([p[0], p[1]]))) {
+            *slot = T::from_le(x);
         }
     }
-    Ok(())
+}
+
+/// An out-of-range field at `at` (one call site per check, not one error build).
+#[cold]
+#[inline(never)]
+fn bad(what: &'static str, value: i64, at: u64) -> Error {
+    Error::out_of_range(what, value).at_offset(at)
 }
 
 // ------------------------------------------------------------------------------------------
