@@ -193,44 +193,40 @@ impl AlpFloat for f32 {
     }
 }
 
-/// The spec's `fast_round` for doubles (magic 2^52, with a sign test); `None` for NaN and for
-/// values outside `i64` (a double of magnitude 2^52 or more is already an integer).
-#[inline(always)]
-fn round_f64(x: f64) -> Option<i64> {
-    const MAGIC: f64 = 4_503_599_627_370_496.0; // 2^52
-    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
-    let a = if x < 0.0 { -x } else { x };
-    if !(a < LIMIT) {
-        return None;
-    }
-    let r = if a >= MAGIC {
-        x
-    } else if x >= 0.0 {
-        (x + MAGIC) - MAGIC
-    } else {
-        (x - MAGIC) + MAGIC
+/// The spec's `fast_round` (adding and subtracting a magic power of two, with a sign test):
+/// `None` for NaN and outside the integer type; a value of magnitude `magic` or more is
+/// already an integer.
+macro_rules! fast_round {
+    ($(#[$doc:meta])* $name:ident, $t:ty, $int:ty, $magic:expr, $limit:expr) => {
+        $(#[$doc])*
+        #[inline(always)]
+        fn $name(x: $t) -> Option<i64> {
+            const MAGIC: $t = $magic;
+            const LIMIT: $t = $limit;
+            let a = if x < 0.0 { -x } else { x };
+            if !(a < LIMIT) {
+                return None;
+            }
+            let r = if a >= MAGIC {
+                x
+            } else if x >= 0.0 {
+                (x + MAGIC) - MAGIC
+            } else {
+                (x - MAGIC) + MAGIC
+            };
+            Some(i64::from(r as $int))
+        }
     };
-    Some(r as i64)
 }
 
-/// The spec's `fast_round` for floats (magic 2^23); `None` for NaN and outside `i32`.
-#[inline(always)]
-fn round_f32(x: f32) -> Option<i64> {
-    const MAGIC: f32 = 8_388_608.0; // 2^23
-    const LIMIT: f32 = 2_147_483_648.0; // 2^31
-    let a = if x < 0.0 { -x } else { x };
-    if !(a < LIMIT) {
-        return None;
-    }
-    let r = if a >= MAGIC {
-        x
-    } else if x >= 0.0 {
-        (x + MAGIC) - MAGIC
-    } else {
-        (x - MAGIC) + MAGIC
-    };
-    Some(i64::from(r as i32))
-}
+fast_round!(
+    /// `fast_round` for doubles: magic 2^52, integers below 2^63 in magnitude.
+    round_f64, f64, i64, 4_503_599_627_370_496.0, 9_223_372_036_854_775_808.0
+);
+fast_round!(
+    /// `fast_round` for floats: magic 2^23, integers below 2^31 in magnitude.
+    round_f32, f32, i32, 8_388_608.0, 2_147_483_648.0
+);
 
 /// `v` stored as the integer `encode(v)` with `(e, f)`, if that decodes to `v` bit for bit.
 #[inline(always)]
