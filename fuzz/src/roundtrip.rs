@@ -425,6 +425,7 @@ fn encoding(u: &mut Unstructured<'_>, physical: PhysicalType) -> Result<Encoding
         Encoding::DeltaLengthByteArray,
         Encoding::DeltaByteArray,
         Encoding::ByteStreamSplit,
+        Encoding::Alp,
     ];
     let valid: Vec<Encoding> = all
         .into_iter()
