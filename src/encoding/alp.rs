@@ -204,7 +204,7 @@ macro_rules! fast_round {
             const MAGIC: $t = $magic;
             const LIMIT: $t = $limit;
             let a = if x < 0.0 { -x } else { x };
-            if !(a < LIMIT) {
+            if a.is_nan() || a >= LIMIT {
                 return None;
             }
             let r = if a >= MAGIC {
@@ -949,8 +949,8 @@ mod tests {
             f64::MAX,
             f64::MIN,
             f64::EPSILON,
-            9.223372036854775807e18,
-            -9.223372036854775808e18,
+            9_223_372_036_854_774_784.0, // the largest double below 2^63
+            -9.223_372_036_854_776e18,   // -2^63
             4503599627370496.5,
             1e-18,
             0.1,
