@@ -712,8 +712,11 @@ impl<'a> PageDecoder<'a> {
         self.deferred = false;
         let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
         self.limits.check_values_per_page(n as u64)?;
-        let num_nulls = non_negative(h.num_nulls, "DATA_PAGE_V2 num_nulls")?;
-        if num_nulls > n {
+        // Seen in the wild: parquet-java 1.17 writes num_nulls = -1 when it did not count the
+        // nulls (pyarrow and Spark read such pages). A negative count is unknown; the count
+        // that matters is the one the definition levels give, below. A known count above
+        // num_values is still an error: the header contradicts itself.
+        if usize::try_from(h.num_nulls).is_ok_and(|nulls| nulls > n) {
             return Err(Error::out_of_range(
                 "DATA_PAGE_V2 num_nulls (above num_values)",
                 h.num_nulls.into(),

@@ -14,7 +14,9 @@
 //! - `SizeStatistics`: the level histograms and `unencoded_byte_array_data_bytes`;
 //! - pages: at most one dictionary page, first in the chunk; `dictionary_page_offset` /
 //!   `data_page_offset` point at the first dictionary / data page; every page encoding is
-//!   listed in `encodings`; `encoding_stats` counts the pages by type and encoding;
+//!   listed in `encodings`; `encoding_stats` counts the pages by type and encoding; a
+//!   DATA_PAGE_V2's `num_rows`, and its `num_nulls` unless negative (not counted), equal the
+//!   page's levels;
 //! - `OffsetIndex`: one location per data page, with the page's offset, size (header included)
 //!   and first row; its `unencoded_byte_array_data_bytes`;
 //! - `ColumnIndex`: per data page `null_pages`, `null_counts`, min/max (exact for fixed-width
@@ -216,6 +218,8 @@ struct WalkedPage {
     type_: PageType,
     encoding: Option<Encoding>,
     num_values: i64,
+    /// DATA_PAGE_V2 only: `num_nulls` (negative: not counted) and `num_rows`.
+    v2_counts: Option<(i32, i32)>,
 }
 
 struct ChunkCheck<'f, 'r> {
@@ -513,12 +517,17 @@ impl ChunkCheck<'_, '_> {
                 _ => (None, 0),
             };
             values += num_values;
+            let v2_counts = match (h.type_, &h.data_page_header_v2) {
+                (PageType::DataPageV2, Some(d)) => Some((d.num_nulls, d.num_rows)),
+                _ => None,
+            };
             out.push(WalkedPage {
                 offset: pos,
                 size: hlen + body,
                 type_: h.type_,
                 encoding,
                 num_values,
+                v2_counts,
             });
             pos += hlen + body;
             if out.len() > 100_000_000 {
@@ -577,6 +586,24 @@ impl ChunkCheck<'_, '_> {
                 nonempty.len(),
                 pages.len()
             ));
+        }
+        // DATA_PAGE_V2 counts. Seen in the wild: parquet-java 1.17 writes num_nulls = -1 when
+        // it did not count (readers take the count from the levels): not checked then.
+        for (w, p) in nonempty.iter().zip(pages) {
+            if let Some((nulls, rows)) = w.v2_counts {
+                if u64::try_from(nulls).is_ok_and(|n| n != p.nulls) {
+                    self.bad(format!(
+                        "DATA_PAGE_V2 at offset {}: num_nulls is {nulls} but the page has {} nulls",
+                        w.offset, p.nulls
+                    ));
+                }
+                if i64::from(rows) != p.rows as i64 {
+                    self.bad(format!(
+                        "DATA_PAGE_V2 at offset {}: num_rows is {rows} but the page has {} rows",
+                        w.offset, p.rows
+                    ));
+                }
+            }
         }
         // Seen in the wild: an empty `encodings` list (byte_array_decimal.parquet,
         // nation.dict-malformed.parquet); only a list that names encodings is checked.

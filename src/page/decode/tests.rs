@@ -138,6 +138,24 @@ fn v2_page_with_rep_and_def_levels() {
     assert_eq!(out.def_levels, [1, 0, 1]);
     assert_eq!(out.values, Values::Int32(vec![7, 9]));
 
+    // parquet-java 1.17 writes num_nulls = -1 when it did not count: unknown, the levels say
+    // how many values are null. Any negative count reads the same.
+    for unknown in [-1, i32::MIN] {
+        let mut h2 = h.clone();
+        h2.data_page_header_v2.as_mut().unwrap().num_nulls = unknown;
+        let mut out2 = col.new_leaf_data();
+        let info = d.decode_page(&h2, &body, &mut out2).unwrap();
+        assert_eq!((info.num_values, info.num_non_null), (3, 2));
+        assert_eq!((out2.def_levels, out2.values), (out.def_levels.clone(), out.values.clone()));
+    }
+    // A known count above num_values contradicts the header.
+    let mut h2 = h.clone();
+    h2.data_page_header_v2.as_mut().unwrap().num_nulls = 4;
+    let e = d
+        .decode_page(&h2, &body, &mut col.new_leaf_data())
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{e}");
+
     // A V2 page must start a row.
     let bad = [0x03, 0x03, 0x03, 0x05, 7, 0, 0, 0, 9, 0, 0, 0]; // rep 1, 1, 0
     let e = d.decode_page(&h, &bad, &mut out).unwrap_err();
