@@ -464,6 +464,65 @@ fn lz4_reference_vectors() {
     assert!(out.is_empty());
 }
 
+#[cfg(feature = "lz4")]
+#[test]
+fn lz4_frame_format_for_codec_5() {
+    // Old parquet-rs wrote codec 5 as LZ4 frames; python-lz4's frames (vectors.rs).
+    let data: Vec<u8> = b"parquet frame "
+        .iter()
+        .copied()
+        .cycle()
+        .take(70_000)
+        .collect();
+    let mut out = Vec::new();
+    for hex in [vectors::LZ4_FRAME_LINKED, vectors::LZ4_FRAME_INDEPENDENT] {
+        let frame = unhex(hex);
+        out.clear();
+        decompress(CompressionCodec::Lz4, &frame, data.len(), &mut out).unwrap();
+        assert!(out == data);
+        // A declared size that the frame does not fill, or overfills: errors, nothing kept.
+        for size in [data.len() - 1, data.len() + 1] {
+            out.clear();
+            assert!(decompress(CompressionCodec::Lz4, &frame, size, &mut out).is_err());
+        }
+        // Every truncation is an error, never a panic.
+        for cut in [5, 6, 14, 19, 23, 100, frame.len() - 1] {
+            out.clear();
+            let r = decompress(CompressionCodec::Lz4, &frame[..cut], data.len(), &mut out);
+            assert!(r.is_err(), "cut at {cut}");
+        }
+    }
+    // The linked frame's second block reaches back into the first: decoding it alone fails.
+    let linked = unhex(vectors::LZ4_FRAME_LINKED);
+    let first = u32::from_le_bytes(linked[15..19].try_into().unwrap()) as usize;
+    let second = &linked[19 + first + 4..];
+    let len = u32::from_le_bytes(second[..4].try_into().unwrap()) as usize;
+    out.clear();
+    assert!(decompress(
+        CompressionCodec::Lz4Raw,
+        &second[4..4 + len],
+        70_000 - 65_536,
+        &mut out
+    )
+    .is_err());
+    // The module doc's worked example: one stored block, content size present.
+    let hello = unhex("04224d1868400b00000000000000580b00008068656c6c6f2068656c6c6f00000000");
+    out.clear();
+    decompress(CompressionCodec::Lz4, &hello, 11, &mut out).unwrap();
+    assert_eq!(out, b"hello hello");
+    // Two frames back to back, with a skippable frame between them.
+    let mut two = hello.clone();
+    two.extend_from_slice(&[0x5f, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 0xaa, 0xbb]);
+    two.extend_from_slice(&hello);
+    out.clear();
+    decompress(CompressionCodec::Lz4, &two, 22, &mut out).unwrap();
+    assert_eq!(out, b"hello hellohello hello");
+    // A dictionary ID (FLG bit 0) is refused.
+    let mut dict = hello.clone();
+    dict[4] |= 1;
+    assert!(decompress(CompressionCodec::Lz4, &dict, 11, &mut Vec::new()).is_err());
+}
+
 #[cfg(any(feature = "zstd", feature = "zstd-pure"))]
 #[test]
 fn zstd_reference_vectors() {

@@ -146,7 +146,10 @@ fn v2_page_with_rep_and_def_levels() {
         let mut out2 = col.new_leaf_data();
         let info = d.decode_page(&h2, &body, &mut out2).unwrap();
         assert_eq!((info.num_values, info.num_non_null), (3, 2));
-        assert_eq!((out2.def_levels, out2.values), (out.def_levels.clone(), out.values.clone()));
+        assert_eq!(
+            (out2.def_levels, out2.values),
+            (out.def_levels.clone(), out.values.clone())
+        );
     }
     // A known count above num_values contradicts the header.
     let mut h2 = h.clone();
