@@ -75,6 +75,15 @@ pub enum ErrorKind {
         /// The cargo feature to enable.
         feature: &'static str,
     },
+    /// The allocator could not give the memory that the input asks for (a buffer whose size
+    /// comes from the file: a decompressed page, a dictionary, the values or levels of a
+    /// page). Reported instead of aborting, for embedders with a small heap.
+    OutOfMemory {
+        /// What the memory was for.
+        what: &'static str,
+        /// Bytes requested.
+        bytes: u64,
+    },
     /// A page checksum did not match its contents.
     Checksum {
         /// The CRC stored in the page header.
@@ -171,6 +180,12 @@ impl Error {
             requested,
             limit,
         })
+    }
+
+    /// An allocation of `bytes` bytes for `what` failed.
+    #[cold]
+    pub fn out_of_memory(what: &'static str, bytes: u64) -> Self {
+        Self::new(ErrorKind::OutOfMemory { what, bytes })
     }
 
     /// A feature of the format this crate does not implement.
@@ -280,6 +295,9 @@ impl fmt::Display for ErrorKind {
                 requested,
                 limit,
             } => write!(f, "{what} of {requested} exceeds the limit of {limit}"),
+            ErrorKind::OutOfMemory { what, bytes } => {
+                write!(f, "cannot allocate {bytes} bytes for {what}")
+            }
             ErrorKind::Unsupported { what } => write!(f, "not supported: {what}"),
             ErrorKind::FeatureDisabled { what, feature } => write!(
                 f,

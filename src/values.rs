@@ -452,6 +452,36 @@ impl Values {
         self.len() == 0
     }
 
+    /// Makes room for `n` more values (and, for BYTE_ARRAY, `bytes` more bytes of data) at
+    /// once, fallibly (amortized growth, as `Vec::try_reserve`): a size that comes from a file
+    /// and does not fit in memory becomes an error naming the bytes asked for, not an abort.
+    ///
+    /// ```
+    /// use parket::values::Values;
+    /// use parket::format::PhysicalType;
+    /// let mut v = Values::new(PhysicalType::Int64, 0);
+    /// v.try_reserve(1000, 0).unwrap();
+    /// let e = v.try_reserve(usize::MAX / 16, 0).unwrap_err();
+    /// assert!(e.to_string().starts_with("cannot allocate "), "{e}");
+    /// ```
+    pub fn try_reserve(&mut self, n: usize, bytes: usize) -> crate::error::Result<()> {
+        fn grow<T>(v: &mut Vec<T>, n: usize) -> Result<(), u64> {
+            v.try_reserve(n)
+                .map_err(|_| (n as u64).saturating_mul(core::mem::size_of::<T>() as u64))
+        }
+        let r = match self {
+            Values::Boolean(v) => grow(v, n),
+            Values::Int32(v) => grow(v, n),
+            Values::Int64(v) => grow(v, n),
+            Values::Int96(v) => grow(v, n),
+            Values::Float(v) => grow(v, n),
+            Values::Double(v) => grow(v, n),
+            Values::ByteArray(v) => grow(&mut v.offsets, n).and_then(|()| grow(&mut v.data, bytes)),
+            Values::FixedLenByteArray(v) => grow(&mut v.data, n.saturating_mul(v.width)),
+        };
+        r.map_err(|bytes| crate::error::Error::out_of_memory("the values of a page", bytes))
+    }
+
     /// Removes every value, keeping the allocations.
     pub fn clear(&mut self) {
         match self {

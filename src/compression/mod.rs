@@ -301,6 +301,11 @@ impl Decompressor {
         out: &mut Vec<u8>,
     ) -> Result<()> {
         let start = out.len();
+        // The declared size, reserved once and fallibly: no doubling (which asked for 2 GiB for
+        // a 1 GiB page), and too little memory is an error, not an abort. The size was
+        // checked against the caller's limits and, per codec, against the input's length.
+        out.try_reserve_exact(uncompressed_size)
+            .map_err(|_| Error::out_of_memory("the decompressed page", uncompressed_size as u64))?;
         let r = self.decompress_inner(codec, input, uncompressed_size, out);
         match r {
             Ok(()) if out.len() - start == uncompressed_size => Ok(()),

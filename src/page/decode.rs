@@ -553,6 +553,7 @@ impl<'a> PageDecoder<'a> {
                 &mut self.decompressor,
             )?;
             let mut dict = self.column.new_values();
+            reserve_plain(&mut dict, data.len(), n)?;
             plain::decode(data, n, &mut dict).map_err(|e| locate(e, decompressed, 0))?;
             self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
             Dictionary::Values(dict)
@@ -596,6 +597,11 @@ impl<'a> PageDecoder<'a> {
                         return Err(e);
                     }
                 } else {
+                    if buf.try_reserve_exact(body.len()).is_err() {
+                        self.dict_bytes = buf;
+                        let bytes = body.len() as u64;
+                        return Err(Error::out_of_memory("the dictionary page", bytes));
+                    }
                     buf.extend_from_slice(body);
                 }
                 Cow::Owned(buf)
@@ -748,12 +754,14 @@ impl<'a> PageDecoder<'a> {
         let mut rep_counts = LevelCounts::default();
         if col.max_rep_level > 0 {
             let w = rle::bit_width(col.max_rep_level.into());
+            reserve_levels(&mut out.rep_levels, n)?;
             rep_counts = rle::decode_levels_counted(rep_bytes, w, n, 0, &mut out.rep_levels)?.1;
         }
         let mut def_counts = LevelCounts::default();
         if col.max_def_level > 0 {
             let w = rle::bit_width(col.max_def_level.into());
             let max = col.max_def_level;
+            reserve_levels(&mut out.def_levels, n)?;
             def_counts = rle::decode_levels_counted(def_bytes, w, n, max, &mut out.def_levels)
                 .map_err(|e| e.offset_by(rep_len as u64))?
                 .1;
@@ -854,6 +862,7 @@ fn v1_levels(
     count_of: u16,
     out: &mut Vec<u16>,
 ) -> Result<(usize, LevelCounts)> {
+    reserve_levels(out, n)?;
     let w = rle::bit_width(max.into());
     match encoding {
         Encoding::Rle => rle::decode_levels_with_length_counted(input, w, n, count_of, out),
@@ -866,6 +875,33 @@ fn v1_levels(
             "level encoding other than RLE or BIT_PACKED",
         )),
     }
+}
+
+/// Largest copy (entries' longest length x values) that a dictionary-encoded page gathers in
+/// the fused pass, which cannot know the size beforehand; above it, the indices are decoded
+/// first and the exact bytes reserved fallibly ([`reserve_gather`]).
+#[cfg(not(parket_opt_size))]
+const FUSED_GATHER_BYTES: u64 = 64 << 20;
+
+/// Makes room for `n` more levels, fallibly (the levels of a page are decoded whole).
+fn reserve_levels(out: &mut Vec<u16>, n: usize) -> Result<()> {
+    out.try_reserve(n)
+        .map_err(|_| Error::out_of_memory("the levels of a page", 2 * n as u64))
+}
+
+/// Makes room, fallibly, for the `n` PLAIN values of `len` bytes about to be decoded into
+/// `out`: as many as `len` bytes can hold (a count the bytes cannot back is an error of the
+/// decoder, not an allocation), and for BYTE_ARRAY at most `len` bytes of data.
+fn reserve_plain(out: &mut Values, len: usize, n: usize) -> Result<()> {
+    let (most, bytes) = match out {
+        Values::Boolean(_) => (len.saturating_mul(8), 0),
+        Values::Int32(_) | Values::Float(_) => (len / 4, 0),
+        Values::Int64(_) | Values::Double(_) => (len / 8, 0),
+        Values::Int96(_) => (len / 12, 0),
+        Values::ByteArray(_) => (len / 4, len.saturating_sub(4 * n)),
+        Values::FixedLenByteArray(f) => (len.checked_div(f.width()).unwrap_or(n), 0),
+    };
+    out.try_reserve(n.min(most), bytes)
 }
 
 /// Decodes `n` values of `encoding` from `data`, appending to `out`; returns true when, with
@@ -885,6 +921,7 @@ fn decode_values(
 ) -> Result<bool> {
     match encoding {
         Encoding::Plain => {
+            reserve_plain(out, data.len(), n)?;
             plain::decode(data, n, out)?;
         }
         Encoding::PlainDictionary | Encoding::RleDictionary => {
@@ -903,15 +940,16 @@ fn decode_values(
             #[cfg(parket_opt_size)]
             gather_compact(data, n, (dict, longest), indices, limits, out)?;
             #[cfg(not(parket_opt_size))]
-            if longest.saturating_mul(n as u64) <= limits.page_bytes {
-                // Gathering cannot copy more than the page limit: one fused pass.
+            if longest.saturating_mul(n as u64) <= limits.page_bytes.min(FUSED_GATHER_BYTES) {
+                // Gathering cannot copy more than a modest amount: one fused pass.
                 dictionary::decode_gather_dict(data, n, dict, out)?;
             } else {
-                // Count the bytes the indices really select before copying them.
+                // Count the bytes the indices really select before copying them, and reserve
+                // them at once, fallibly.
                 indices.clear();
                 dictionary::decode_indices(data, n, indices)?;
                 check_gather_bytes(dict, indices, limits)?;
-                dictionary::gather_dict(dict, indices, out)?;
+                gather_reserved(dict, indices, out)?;
             }
         }
         Encoding::Rle => match out {
@@ -974,7 +1012,7 @@ fn gather_compact(
     out: &mut Values,
 ) -> Result<()> {
     decode_checked_indices(data, n, dict, longest, indices, limits)?;
-    dictionary::gather_dict(dict, indices, out)
+    gather_reserved(dict, indices, out)
 }
 
 /// Decodes a data page's `n` dictionary indices into `indices` and checks them: each below
@@ -1007,13 +1045,28 @@ fn decode_checked_indices(
 /// repeated through 1-bit indices can inflate a small page enormously. Called when the longest
 /// entry times the number of indices could pass the limit: the bytes selected are counted.
 fn check_gather_bytes(dict: Dict<'_>, indices: &[u32], limits: &Limits) -> Result<()> {
+    limits.check_page_bytes(gather_bytes(dict, indices))
+}
+
+/// The bytes that gathering `indices` from a BYTE_ARRAY dictionary copies (0 for the other
+/// kinds).
+fn gather_bytes(dict: Dict<'_>, indices: &[u32]) -> u64 {
     let Dict::Bytes(d) = dict else {
-        return Ok(());
+        return 0;
     };
-    let total = indices.iter().fold(0u64, |acc, &i| {
+    indices.iter().fold(0u64, |acc, &i| {
         acc.saturating_add(d.get(i as usize).map_or(0, <[u8]>::len) as u64)
-    });
-    limits.check_page_bytes(total)
+    })
+}
+
+/// Appends the dictionary entries `indices` (checked against the dictionary) to `out`, the
+/// room for them reserved first, at once and fallibly: a BYTE_ARRAY page whose entries do not
+/// fit in memory is an error, not an abort.
+pub(crate) fn gather_reserved(dict: Dict<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
+    let bytes = usize::try_from(gather_bytes(dict, indices)).unwrap_or(usize::MAX);
+    // The gather's block copies ask for `SHORT` bytes of slack past the end.
+    out.try_reserve(indices.len(), bytes.saturating_add(crate::bytes::SHORT))?;
+    dictionary::gather_dict(dict, indices, out)
 }
 
 /// Fuzzing harness: the first bytes choose a column (physical type, max levels, codec, CRC

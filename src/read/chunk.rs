@@ -417,7 +417,7 @@ impl<'a> ColumnChunkReader<'a> {
                 self.page.values.clear();
                 let batch = indices.get(v_start..v_end).unwrap_or(&[]);
                 // The decoder checked every index against the dictionary.
-                crate::encoding::dictionary::gather_dict(dict, batch, &mut self.page.values)
+                crate::page::decode::gather_reserved(dict, batch, &mut self.page.values)
                     .map_err(|e| self.locate(e))?;
                 self.value_pos = v_end;
                 self.page.values.as_ref()
@@ -459,7 +459,7 @@ impl<'a> ColumnChunkReader<'a> {
             match (decoder.deferred_indices(), decoder.dict()) {
                 (Some(indices), Some(dict)) => {
                     let rest = indices.get(self.value_pos..).unwrap_or(&[]);
-                    crate::encoding::dictionary::gather_dict(dict, rest, &mut out.values)
+                    crate::page::decode::gather_reserved(dict, rest, &mut out.values)
                         .map_err(|e| self.locate(e))?;
                 }
                 _ => {
