@@ -211,7 +211,7 @@ mod tests {
             rep_levels: rep.to_vec(),
             values: Values::Int32(values.to_vec()),
         };
-        let got = assemble(&s, &[leaf.clone()]).unwrap();
+        let got = assemble(&s, core::slice::from_ref(&leaf)).unwrap();
         assert_eq!(shred(&s, &got).unwrap(), [leaf]);
         got
     }
