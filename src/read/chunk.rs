@@ -28,12 +28,15 @@ use alloc::vec::Vec;
 
 use crate::compression::Decompressor;
 use crate::error::{Error, Result};
-use crate::format::{ColumnMetaData, PageHeader};
+use core::ops::Range;
+
+use crate::format::ColumnMetaData;
 use crate::levels::LeafData;
 use crate::limits::Limits;
 use crate::page::decode::{DecoderBuffers, PageColumn, PageDecoder, PageInfo, PageKind};
 use crate::values::{Values, ValuesRef};
 
+use super::walk::{PageWalk, WalkPage};
 use super::SourceRef;
 
 /// Where a chunk's pages are and how many values they hold, checked against the file.
@@ -113,54 +116,60 @@ impl<'b> Batch<'b> {
     }
 }
 
-/// Reads the pages of one column chunk in order: for each page its header, then exactly its
-/// body (a sub-slice of the file for [`FileReader::from_bytes`](super::FileReader::from_bytes),
-/// a buffer reused from page to page for a `Read + Seek` source).
+/// Reads the pages of one column chunk in order, as its [`PageWalk`] finds them: for each page
+/// its header, then exactly its body (a sub-slice of the file for
+/// [`FileReader::from_bytes`](super::FileReader::from_bytes), a window reused from page to
+/// page for a `Read + Seek` source).
 pub(crate) struct PageStream<'a> {
     source: SourceRef<'a>,
-    file_len: u64,
+    walk: PageWalk,
     range: ChunkRange,
-    /// File offset of the next page header.
-    pos: u64,
-    /// Page ordinal of the next page (the dictionary page counts).
-    page: usize,
     values_read: u64,
     rows_read: u64,
+    /// The rows of the last data page, when the offset index placed it.
+    last_rows: Option<Range<u64>>,
     decoder: PageDecoder<'a>,
     limits: Limits,
-    /// Page bytes of a `Read + Seek` source, reused.
-    #[allow(dead_code)]
+    /// File bytes of a `Read + Seek` source from `buf_at`, reused.
     buf: Vec<u8>,
+    buf_at: u64,
 }
 
 impl<'a> PageStream<'a> {
     pub(crate) fn new(
         source: SourceRef<'a>,
-        file_len: u64,
+        walk: PageWalk,
         range: ChunkRange,
         decoder: PageDecoder<'a>,
         limits: Limits,
     ) -> Self {
         PageStream {
             source,
-            file_len,
-            pos: range.start,
+            walk,
             range,
-            page: 0,
             values_read: 0,
             rows_read: 0,
+            last_rows: None,
             decoder,
             limits,
             buf: Vec::new(),
+            buf_at: 0,
         }
     }
 
+    /// The rows of the last data page when the offset index placed it (pages between may
+    /// have been skipped); `None` when pages are walked in order.
+    pub(crate) fn last_rows(&self) -> Option<Range<u64>> {
+        self.last_rows.clone()
+    }
+
     /// Decodes data pages until one appends level positions to `out`; returns its info, or
-    /// `None` once the chunk's `num_values` were read. Errors carry the page ordinal and the
-    /// file offset.
+    /// `None` once the chunk's `num_values` were read (or, through the offset index, its
+    /// selected pages). Errors carry the page ordinal and the file offset.
     pub(crate) fn next_data_page(&mut self, out: &mut LeafData) -> Result<Option<PageInfo>> {
         loop {
-            if self.values_read >= self.range.num_values {
+            let indexed = self.walk.uses_index();
+            if !indexed && self.values_read >= self.range.num_values {
                 if self.rows_read != self.range.num_rows {
                     return Err(Error::out_of_spec(
                         "the column chunk's records do not add up to RowGroup.num_rows",
@@ -169,67 +178,53 @@ impl<'a> PageStream<'a> {
                 }
                 return Ok(None);
             }
-            let page = self.page;
-            let at = self.pos;
-            let r = self.one_page(out);
-            let info = r.map_err(|e| e.in_page(page).at_offset(at))?;
+            let mut buf = core::mem::take(&mut self.buf);
+            let found = self.source.next_page(&mut self.walk, &mut buf, &mut self.buf_at);
+            self.buf = buf;
+            let Some(page) = found? else {
+                if indexed {
+                    return Ok(None);
+                }
+                return Err(Error::out_of_spec(
+                    "the column chunk's pages hold fewer values than ColumnMetaData.num_values",
+                )
+                .at_offset(self.range.end));
+            };
+            let (ordinal, at) = (page.ordinal, page.offset);
+            let info = self
+                .one_page(page, out)
+                .map_err(|e| e.in_page(ordinal).at_offset(at))?;
             if matches!(info.kind, PageKind::DataV1 | PageKind::DataV2) && info.num_values > 0 {
                 return Ok(Some(info));
             }
         }
     }
 
-    fn one_page(&mut self, out: &mut LeafData) -> Result<PageInfo> {
-        if self.pos >= self.range.end {
-            return Err(Error::out_of_spec(
-                "the column chunk's pages hold fewer values than ColumnMetaData.num_values",
-            ));
-        }
+    fn one_page(&mut self, page: WalkPage, out: &mut LeafData) -> Result<PageInfo> {
         let first_rep = out.rep_levels.len();
-        let (header, body_at) = self.read_header()?;
-        let size = u64::try_from(header.compressed_page_size).map_err(|_| {
-            Error::out_of_range("compressed_page_size", header.compressed_page_size.into())
-        })?;
-        self.limits.check_page_bytes(size)?;
+        let header = &page.header;
         // Check the page's level positions against what remains of the chunk before decoding:
         // runs of levels cost memory that their bytes do not bound.
-        let declared = match (&header.data_page_header, &header.data_page_header_v2) {
-            (Some(h), _) if header.type_ == crate::format::PageType::DataPage => h.num_values,
-            (_, Some(h)) if header.type_ == crate::format::PageType::DataPageV2 => h.num_values,
-            _ => 0,
-        };
-        if u64::try_from(declared).is_ok_and(|n| n > self.range.num_values - self.values_read) {
+        let declared = super::walk::declared_values(header);
+        if declared > self.range.num_values - self.values_read {
             return Err(Error::out_of_spec(
                 "a page holds more values than remain of ColumnMetaData.num_values",
             ));
         }
-        let body_end = body_at.saturating_add(size);
-        // Seen in the wild: the last page may end past total_compressed_size
-        // (nation.dict-malformed.parquet); it must still end inside the file.
-        if body_end > self.file_len {
-            return Err(Error::truncated(
-                "page body (compressed_page_size)",
-                size,
-                self.file_len.saturating_sub(body_at),
-            )
-            .at_offset(body_at));
-        }
+        let body_at = page.body.start;
         let info = match self.source {
             SourceRef::Bytes(data) => {
-                let body = data.get(body_at as usize..body_end as usize).unwrap_or(&[]);
-                self.decoder.decode_borrowed_page(&header, body, out)
+                let body = super::walk::slice(data, 0, page.body.clone()).unwrap_or(&[]);
+                self.decoder.decode_borrowed_page(header, body, out)
             }
             #[cfg(feature = "std")]
-            SourceRef::Reader(r) => {
-                self.buf.clear();
-                self.buf.resize(size as usize, 0);
-                r.read_at(body_at, &mut self.buf)?;
-                self.decoder.decode_page(&header, &self.buf, out)
+            SourceRef::Reader(_) => {
+                let body = super::walk::slice(&self.buf, self.buf_at, page.body.clone())
+                    .unwrap_or(&[]);
+                self.decoder.decode_page(header, body, out)
             }
         }
         .map_err(|e| e.offset_by(body_at))?;
-        self.pos = body_end;
-        self.page += 1;
         if matches!(info.kind, PageKind::DataV1 | PageKind::DataV2) {
             let remaining = self.range.num_values - self.values_read;
             if info.num_values as u64 > remaining {
@@ -237,50 +232,32 @@ impl<'a> PageStream<'a> {
                     "a page holds more values than remain of ColumnMetaData.num_values",
                 ));
             }
-            // Spec: a column chunk starts a record.
-            if self.values_read == 0 && out.rep_levels.get(first_rep).is_some_and(|&r| r != 0) {
-                return Err(Error::out_of_spec(
-                    "the column chunk's first repetition level is not 0",
-                ));
+            // Spec: a column chunk starts a record; so does a page the offset index places
+            // (PageIndex.md: pages of a chunk with an offset index start at row boundaries).
+            if out.rep_levels.get(first_rep).is_some_and(|&r| r != 0) {
+                if self.values_read == 0 {
+                    return Err(Error::out_of_spec(
+                        "the column chunk's first repetition level is not 0",
+                    ));
+                }
+                if page.rows.is_some() {
+                    return Err(Error::out_of_spec(
+                        "a page the offset index places does not start a record",
+                    ));
+                }
             }
+            if let Some(rows) = &page.rows {
+                if info.num_rows as u64 != rows.end - rows.start {
+                    return Err(Error::out_of_spec(
+                        "a page holds another number of rows than the offset index says",
+                    ));
+                }
+            }
+            self.last_rows = page.rows;
             self.values_read += info.num_values as u64;
             self.rows_read += info.num_rows as u64;
         }
         Ok(info)
-    }
-
-    /// Reads and decodes the page header at `self.pos`; returns it and the body's offset.
-    fn read_header(&mut self) -> Result<(PageHeader, u64)> {
-        let depth = self.limits.nesting_depth;
-        match self.source {
-            SourceRef::Bytes(data) => {
-                let buf = data.get(self.pos as usize..).unwrap_or(&[]);
-                let (h, used) = crate::thrift::decode_prefix::<PageHeader>(buf, depth)?;
-                Ok((h, self.pos + used as u64))
-            }
-            #[cfg(feature = "std")]
-            SourceRef::Reader(r) => {
-                // Read a small prefix; grow it while the header runs past its end.
-                let available = self.file_len.saturating_sub(self.pos);
-                let cap = available.min(self.limits.page_bytes.max(64));
-                let mut want = cap.min(256);
-                loop {
-                    self.buf.clear();
-                    self.buf.resize(want as usize, 0);
-                    r.read_at(self.pos, &mut self.buf)?;
-                    match crate::thrift::decode_prefix::<PageHeader>(&self.buf, depth) {
-                        Ok((h, used)) => return Ok((h, self.pos + used as u64)),
-                        Err(e)
-                            if matches!(e.kind(), crate::ErrorKind::Truncated { .. })
-                                && want < cap =>
-                        {
-                            want = want.saturating_mul(4).min(cap);
-                        }
-                        Err(e) => return Err(e),
-                    }
-                }
-            }
-        }
     }
 
     /// Takes `buf` as the reused page-bytes buffer and the decoder's buffers (see
@@ -489,6 +466,12 @@ impl<'a> ColumnChunkReader<'a> {
             Ok(page) => Ok(page.is_some()),
             Err(e) => Err(self.locate(e)),
         }
+    }
+
+    /// The rows of the last page [`ColumnChunkReader::append_page`] read, when the offset
+    /// index placed it.
+    pub(crate) fn last_rows(&self) -> Option<Range<u64>> {
+        self.stream.last_rows()
     }
 
     /// An empty [`LeafData`] of this column's kind.

@@ -44,6 +44,9 @@ pub mod footer;
 pub mod fuzz;
 pub mod pages;
 pub mod records;
+pub mod scan;
+pub mod selection;
+pub mod walk;
 
 #[cfg(feature = "std")]
 use alloc::boxed::Box;
@@ -53,6 +56,9 @@ use alloc::vec::Vec;
 pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
+pub use scan::{Scan, ScanBatch, ScanBuilder};
+pub use selection::RowRanges;
+pub use walk::{PageWalk, Step, WalkPage};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{ColumnMetaData, FileMetaData};
@@ -83,6 +89,27 @@ pub(crate) trait ReadAt {
     fn len(&self) -> Result<u64>;
 }
 
+/// The reader of a [`FileReader`]: a mutex, so that the reader is `Sync` and scans on several
+/// threads take turns at the one source.
+#[cfg(feature = "std")]
+impl<R: std::io::Read + std::io::Seek> ReadAt for std::sync::Mutex<R> {
+    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
+        let mut r = self
+            .lock()
+            .map_err(|_| Error::invalid_argument("the file's reader panicked while reading"))?;
+        r.seek(std::io::SeekFrom::Start(pos))?;
+        r.read_exact(buf)?;
+        Ok(())
+    }
+
+    fn len(&self) -> Result<u64> {
+        let mut r = self
+            .lock()
+            .map_err(|_| Error::invalid_argument("the file's reader panicked while reading"))?;
+        Ok(r.seek(std::io::SeekFrom::End(0))?)
+    }
+}
+
 #[cfg(feature = "std")]
 impl<R: std::io::Read + std::io::Seek> ReadAt for core::cell::RefCell<R> {
     fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
@@ -105,8 +132,10 @@ impl<R: std::io::Read + std::io::Seek> ReadAt for core::cell::RefCell<R> {
 /// Where the file's bytes come from.
 enum Source<'a> {
     Bytes(&'a [u8]),
+    /// Bytes the reader owns (a `Vec<u8>`, an `Arc<[u8]>`, ...).
+    Owned(Box<dyn AsRef<[u8]> + Send + Sync + 'a>),
     #[cfg(feature = "std")]
-    Reader(Box<dyn ReadAt + Send + 'a>),
+    Reader(Box<dyn ReadAt + Send + Sync + 'a>),
 }
 
 /// A borrowed [`Source`], without its reader's lifetime.
@@ -114,8 +143,131 @@ enum Source<'a> {
 pub(crate) enum SourceRef<'r> {
     Bytes(&'r [u8]),
     #[cfg(feature = "std")]
-    Reader(&'r dyn ReadAt),
+    Reader(&'r (dyn ReadAt + Sync)),
 }
+
+impl SourceRef<'_> {
+    /// Steps `walk` to its next page, fetching what it asks for into `window` (file bytes from
+    /// `*at`; unused over a byte slice, which is handed whole). `None` when the walk is done.
+    pub(crate) fn next_page(
+        &self,
+        walk: &mut walk::PageWalk,
+        window: &mut Vec<u8>,
+        at: &mut u64,
+    ) -> Result<Option<walk::WalkPage>> {
+        // Each request either grows a header prefix (at most fourfold, up to a bound) or asks
+        // for a whole page: a few rounds at most, unless the walk is wrong.
+        for _ in 0..64 {
+            let step = match self {
+                SourceRef::Bytes(data) => walk.step(data, 0)?,
+                #[cfg(feature = "std")]
+                SourceRef::Reader(_) => walk.step(window, *at)?,
+            };
+            match step {
+                walk::Step::Page(p) => return Ok(Some(p)),
+                walk::Step::Done => return Ok(None),
+                walk::Step::Need(r) => match self {
+                    SourceRef::Bytes(_) => {
+                        return Err(Error::truncated("page", r.end - r.start, 0).at_offset(r.start))
+                    }
+                    #[cfg(feature = "std")]
+                    SourceRef::Reader(reader) => {
+                        let held = window.len() as u64;
+                        // Asked for more from where the window starts: read only the rest.
+                        let from = if r.start == *at && held < r.end - r.start {
+                            held
+                        } else {
+                            window.clear();
+                            *at = r.start;
+                            0
+                        };
+                        let len = usize::try_from(r.end - r.start)
+                            .map_err(|_| Error::out_of_range("page size", i64::MAX))?;
+                        window.resize(len, 0);
+                        let tail = window.get_mut(from as usize..).unwrap_or(&mut []);
+                        reader.read_at(r.start + from, tail)?;
+                    }
+                },
+            }
+        }
+        Err(Error::out_of_spec("a page header that never ends"))
+    }
+
+    /// The bytes `range` of the file, once [`SourceRef::next_page`] returned the page they
+    /// belong to (the caller's `window` and `at` as passed to it).
+    pub(crate) fn page_bytes<'w>(
+        &self,
+        range: core::ops::Range<u64>,
+        window: &'w [u8],
+        at: u64,
+    ) -> Result<&'w [u8]>
+    where
+        Self: 'w,
+    {
+        let bytes = match self {
+            SourceRef::Bytes(data) => walk::slice(data, 0, range.clone()),
+            #[cfg(feature = "std")]
+            SourceRef::Reader(_) => walk::slice(window, at, range.clone()),
+        };
+        bytes.ok_or_else(|| Error::truncated("page body", range.end - range.start, 0).at_offset(range.start))
+    }
+}
+
+/// The records of a file whose reader the iterator owns: [`FileReader::into_records`].
+pub struct IntoRecords<'a> {
+    file: FileReader<'a>,
+    schema: Schema,
+    leaves: Vec<usize>,
+    row_group: usize,
+    ready: alloc::vec::IntoIter<crate::record::Value>,
+    failed: bool,
+}
+
+impl IntoRecords<'_> {
+    /// The projected schema the records follow.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+}
+
+impl Iterator for IntoRecords<'_> {
+    type Item = Result<crate::record::Value>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some(v) = self.ready.next() {
+                return Some(Ok(v));
+            }
+            if self.failed || self.row_group >= self.file.num_row_groups() || self.leaves.is_empty() {
+                return None;
+            }
+            let rg = self.row_group;
+            self.row_group += 1;
+            let records = self
+                .file
+                .read_row_group(rg, &self.leaves)
+                .and_then(|data| crate::levels::assemble(&self.schema, &data));
+            match records {
+                Ok(r) => self.ready = r.into_iter(),
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e.in_row_group(rg)));
+                }
+            }
+        }
+    }
+}
+
+// The reader and its iterators cross threads (`FileReader` is shared between them).
+const _: fn() = || {
+    fn send_sync<T: Send + Sync>() {}
+    fn send<T: Send>() {}
+    send_sync::<FileReader<'static>>();
+    send::<Scan<'static, 'static>>();
+    send::<scan::ScanRecords<'static, 'static>>();
+    send::<IntoRecords<'static>>();
+    send::<Records<'static, 'static>>();
+};
 
 /// A Parquet file opened for reading: its footer and schema, and readers of its column chunks.
 ///
@@ -123,9 +275,9 @@ pub(crate) enum SourceRef<'r> {
 /// over a `Read + Seek` (`FileReader::new`, with the `std` feature) pages are read one at a
 /// time (header, then exactly the body), so memory is bounded by the largest page.
 ///
-/// A `FileReader` is `Send`; its column chunk readers borrow it. Over a `Read + Seek`, chunk
-/// readers share the one source (each seeks before it reads), so several can be open at once
-/// on one thread.
+/// A `FileReader` is `Send` and `Sync`; its column chunk readers and scans borrow it, and are
+/// `Send`, so several threads can scan row groups of one reader. Over a `Read + Seek`, chunk
+/// readers share the one source behind a mutex (each seeks before it reads).
 pub struct FileReader<'a> {
     source: Source<'a>,
     file_len: u64,
@@ -163,11 +315,44 @@ impl<'a> FileReader<'a> {
         reader: R,
         limits: Limits,
     ) -> Result<FileReader<'a>> {
-        Self::new_boxed(Box::new(core::cell::RefCell::new(reader)), limits)
+        Self::new_boxed(Box::new(std::sync::Mutex::new(reader)), limits)
+    }
+
+    /// Opens a file held in memory that the reader owns (a `Vec<u8>`, an `Arc<[u8]>`, a
+    /// `Box<[u8]>`, ...): a `FileReader<'static>` that a function can return, or share between
+    /// threads. Errors as [`FileReader::from_bytes`].
+    ///
+    /// ```
+    /// # fn main() -> parket::Result<()> {
+    /// # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
+    /// use parket::read::FileReader;
+    /// use parket::record::Value;
+    /// // A function that opens a file and returns an iterator of its rows.
+    /// fn rows(bytes: Vec<u8>) -> parket::Result<impl Iterator<Item = parket::Result<Value>>> {
+    ///     Ok(FileReader::from_owned(bytes)?.into_records(None)?)
+    /// }
+    /// assert_eq!(rows(bytes)?.count(), 8);
+    /// # Ok(()) }
+    /// ```
+    pub fn from_owned<B: AsRef<[u8]> + Send + Sync + 'a>(bytes: B) -> Result<FileReader<'a>> {
+        Self::from_owned_with_limits(bytes, Limits::default())
+    }
+
+    /// [`FileReader::from_owned`], with `limits` for the footer too.
+    pub fn from_owned_with_limits<B: AsRef<[u8]> + Send + Sync + 'a>(
+        bytes: B,
+        limits: Limits,
+    ) -> Result<FileReader<'a>> {
+        let metadata = footer::metadata_from_bytes(bytes.as_ref(), &limits)?;
+        let len = bytes.as_ref().len() as u64;
+        Self::open(Source::Owned(Box::new(bytes)), len, metadata, limits)
     }
 
     #[cfg(feature = "std")]
-    fn new_boxed(reader: Box<dyn ReadAt + Send + 'a>, limits: Limits) -> Result<FileReader<'a>> {
+    fn new_boxed(
+        reader: Box<dyn ReadAt + Send + Sync + 'a>,
+        limits: Limits,
+    ) -> Result<FileReader<'a>> {
         let metadata = footer::read_metadata_at(&*reader, &limits)?;
         let file_len = reader.len()?;
         Self::open(Source::Reader(reader), file_len, metadata, limits)
@@ -298,12 +483,25 @@ impl<'a> FileReader<'a> {
     fn source_ref(&self) -> SourceRef<'_> {
         match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
+            Source::Owned(b) => SourceRef::Bytes((**b).as_ref()),
             #[cfg(feature = "std")]
             Source::Reader(r) => SourceRef::Reader(&**r),
         }
     }
 
     fn chunk_reader(&self, row_group: usize, index: usize) -> Result<ColumnChunkReader<'_>> {
+        let (_, range, _) = self.locate_chunk(row_group, index)?;
+        let walk = walk::PageWalk::from_range(range, self.file_len, self.limits);
+        self.chunk_reader_walk(row_group, index, walk)
+    }
+
+    /// The reader of a chunk whose pages `walk` finds (made for this chunk).
+    fn chunk_reader_walk(
+        &self,
+        row_group: usize,
+        index: usize,
+        walk: walk::PageWalk,
+    ) -> Result<ColumnChunkReader<'_>> {
         let (meta, range, path) = self.locate_chunk(row_group, index)?;
         let desc = self
             .schema
@@ -311,13 +509,7 @@ impl<'a> FileReader<'a> {
             .ok_or_else(|| Error::invalid_argument("column index out of range"))?;
         let column = PageColumn::from(desc);
         let decoder = PageDecoder::new(column, meta.codec, self.limits).verify_crc(self.verify_crc);
-        let stream = PageStream::new(
-            self.source_ref(),
-            self.file_len,
-            range,
-            decoder,
-            self.limits,
-        );
+        let stream = PageStream::new(self.source_ref(), walk, range, decoder, self.limits);
         Ok(ColumnChunkReader::new(stream, column, path, row_group))
     }
 
@@ -331,12 +523,56 @@ impl<'a> FileReader<'a> {
     pub fn pages<C: ColumnSelector>(&self, row_group: usize, column: C) -> Result<Pages<'_>> {
         let index = column.column_index(&self.schema)?;
         let (_, range, _) = self.locate_chunk(row_group, index)?;
-        Ok(Pages::new(
-            self.source_ref(),
-            self.file_len,
-            range,
-            self.limits,
-        ))
+        let walk = walk::PageWalk::from_range(range, self.file_len, self.limits);
+        Ok(Pages::new(self.source_ref(), walk))
+    }
+
+    /// The file bytes `range` (borrowed when the file is in memory). Errors when the range is
+    /// not inside the file.
+    pub(crate) fn read_range(
+        &self,
+        range: core::ops::Range<u64>,
+    ) -> Result<alloc::borrow::Cow<'_, [u8]>> {
+        if range.start > range.end || range.end > self.file_len {
+            return Err(Error::truncated(
+                "bytes a footer field points to",
+                range.end.saturating_sub(range.start),
+                self.file_len.saturating_sub(range.start),
+            )
+            .at_offset(range.start));
+        }
+        match self.source_ref() {
+            SourceRef::Bytes(b) => walk::slice(b, 0, range.clone())
+                .map(alloc::borrow::Cow::Borrowed)
+                .ok_or_else(|| Error::truncated("bytes", range.end - range.start, 0)),
+            #[cfg(feature = "std")]
+            SourceRef::Reader(r) => {
+                let mut buf = alloc::vec![0; (range.end - range.start) as usize];
+                r.read_at(range.start, &mut buf)?;
+                Ok(alloc::borrow::Cow::Owned(buf))
+            }
+        }
+    }
+
+    /// The file's records like [`FileReader::records`], for a reader that the iterator takes
+    /// over: a function can open a file and return its rows. Row groups are read whole, one at
+    /// a time, and assembled (memory: one row group of the selected columns).
+    pub fn into_records(self, columns: Option<&[&str]>) -> Result<IntoRecords<'a>> {
+        let (schema, leaves) = match columns {
+            Some(paths) => self.schema.project(paths)?,
+            None => (
+                self.schema.clone(),
+                (0..self.schema.columns().len()).collect(),
+            ),
+        };
+        Ok(IntoRecords {
+            file: self,
+            schema,
+            leaves,
+            row_group: 0,
+            ready: Vec::new().into_iter(),
+            failed: false,
+        })
     }
 
     /// The file's length in bytes.

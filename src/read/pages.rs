@@ -11,11 +11,11 @@
 //! offset ─► [PageHeader: header_len bytes][body: compressed_page_size bytes] ─► next offset
 //! ```
 //!
-//! The iterator follows the same rules as the chunk reader (see [`super::chunk`]): it starts at
+//! The iterator is the chunk reader's walk ([`super::walk::PageWalk`], in order): it starts at
 //! the chunk's first page, yields pages that start inside the chunk (a page may end past
 //! `total_compressed_size`, never past the file), and stops once the data pages' headers
-//! account for `ColumnMetaData.num_values`. Bodies are bounded by [`Limits::page_bytes`]
-//! before they are read.
+//! account for `ColumnMetaData.num_values`. Bodies are bounded by
+//! [`Limits::page_bytes`](crate::Limits::page_bytes) before they are read.
 //!
 //! ```
 //! # fn main() -> parket::Result<()> {
@@ -38,11 +38,10 @@
 
 use alloc::vec::Vec;
 
-use crate::error::{Error, Result};
-use crate::format::{PageHeader, PageType};
-use crate::limits::Limits;
+use crate::error::Result;
+use crate::format::PageHeader;
 
-use super::chunk::ChunkRange;
+use super::walk::PageWalk;
 use super::SourceRef;
 
 /// One page as stored: where it starts, its decoded header, and its body bytes as stored
@@ -62,99 +61,40 @@ pub struct RawPage {
 /// The pages of one column chunk, in file order: see [`FileReader::pages`](super::FileReader::pages).
 pub struct Pages<'a> {
     source: SourceRef<'a>,
-    file_len: u64,
-    range: ChunkRange,
-    pos: u64,
-    values_seen: u64,
-    limits: Limits,
+    walk: PageWalk,
+    window: Vec<u8>,
+    window_at: u64,
     done: bool,
 }
 
 impl<'a> Pages<'a> {
-    pub(crate) fn new(
-        source: SourceRef<'a>,
-        file_len: u64,
-        range: ChunkRange,
-        limits: Limits,
-    ) -> Self {
+    pub(crate) fn new(source: SourceRef<'a>, walk: PageWalk) -> Self {
         Pages {
             source,
-            file_len,
-            pos: range.start,
-            range,
-            values_seen: 0,
-            limits,
+            walk,
+            window: Vec::new(),
+            window_at: 0,
             done: false,
         }
     }
 
-    fn read(&self, at: u64, len: usize) -> Result<Vec<u8>> {
-        let mut buf = alloc::vec![0; len];
-        match self.source {
-            SourceRef::Bytes(data) => {
-                let end = at.saturating_add(len as u64);
-                let src = usize::try_from(at)
-                    .ok()
-                    .zip(usize::try_from(end).ok())
-                    .and_then(|(s, e)| data.get(s..e))
-                    .ok_or_else(|| Error::truncated("page", len as u64, 0))?;
-                buf.copy_from_slice(src);
-            }
-            #[cfg(feature = "std")]
-            SourceRef::Reader(r) => r.read_at(at, &mut buf)?,
-        }
-        Ok(buf)
-    }
-
-    fn header_at(&self, at: u64) -> Result<(PageHeader, usize)> {
-        let depth = self.limits.nesting_depth;
-        let available = self.file_len.saturating_sub(at);
-        let cap = available.min(self.limits.page_bytes.max(64));
-        let mut want = cap.min(256);
-        loop {
-            let buf = self.read(at, want as usize)?;
-            match crate::thrift::decode_prefix::<PageHeader>(&buf, depth) {
-                Ok(v) => return Ok(v),
-                Err(e) if matches!(e.kind(), crate::ErrorKind::Truncated { .. }) && want < cap => {
-                    want = want.saturating_mul(4).min(cap);
-                }
-                Err(e) => return Err(e.offset_by(at)),
-            }
-        }
-    }
-
-    fn next_page(&mut self) -> Result<RawPage> {
-        let at = self.pos;
-        let (header, header_len) = self.header_at(at)?;
-        let size = u64::try_from(header.compressed_page_size).map_err(|_| {
-            Error::out_of_range("compressed_page_size", header.compressed_page_size.into())
-        })?;
-        self.limits.check_page_bytes(size)?;
-        let body_at = at + header_len as u64;
-        if body_at.saturating_add(size) > self.file_len {
-            return Err(Error::truncated(
-                "page body (compressed_page_size)",
-                size,
-                self.file_len.saturating_sub(body_at),
-            )
-            .at_offset(body_at));
-        }
-        let body = self.read(body_at, size as usize)?;
-        let values = match header.type_ {
-            PageType::DataPage => header.data_page_header.as_ref().map(|h| h.num_values),
-            PageType::DataPageV2 => header.data_page_header_v2.as_ref().map(|h| h.num_values),
-            _ => None,
-        };
-        self.values_seen = self
-            .values_seen
-            .saturating_add(values.and_then(|v| u64::try_from(v).ok()).unwrap_or(0));
-        self.pos = body_at + size;
-        Ok(RawPage {
-            offset: at,
-            header,
-            header_len,
+    fn next_page(&mut self) -> Result<Option<RawPage>> {
+        let mut window = core::mem::take(&mut self.window);
+        let found = self
+            .source
+            .next_page(&mut self.walk, &mut window, &mut self.window_at);
+        self.window = window;
+        let Some(p) = found? else { return Ok(None) };
+        let body = self
+            .source
+            .page_bytes(p.body.clone(), &self.window, self.window_at)?
+            .to_vec();
+        Ok(Some(RawPage {
+            offset: p.offset,
+            header: p.header,
+            header_len: p.header_len,
             body,
-        })
+        }))
     }
 }
 
@@ -163,13 +103,11 @@ impl Iterator for Pages<'_> {
 
     /// The next page, or `None` at the end of the chunk. After an error the iterator ends.
     fn next(&mut self) -> Option<Result<RawPage>> {
-        if self.done || self.pos >= self.range.end || self.values_seen >= self.range.num_values {
+        if self.done {
             return None;
         }
-        let at = self.pos;
-        let r = self.next_page().map_err(|e| e.at_offset(at));
-        // (header errors already carry the failing byte's file offset)
-        self.done = r.is_err();
-        Some(r)
+        let r = self.next_page().transpose();
+        self.done = !matches!(r, Some(Ok(_)));
+        r
     }
 }

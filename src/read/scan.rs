@@ -1,0 +1,695 @@
+//! Scans: the rows you ask for, and only the pages that hold them.
+//!
+//! A [`ScanBuilder`] (from [`FileReader::scan`]) chooses columns (leaf or group paths, as
+//! [`Schema::project`] takes them), row groups, a selection of rows ([`RowRanges`] of row
+//! ordinals in the file), `offset` / `limit` (counted in selected rows) and a batch size. The
+//! [`Scan`] yields row-aligned batches: for the same rows, the levels and values of every
+//! selected leaf ([`ScanBatch`]), which [`Scan::records`] assembles into records.
+//!
+//! Where a chunk has an offset index (PageIndex.md), its walk ([`PageWalk::with_offset_index`])
+//! asks only for the data pages that hold selected rows: the others are never read or
+//! decompressed. Rows of a read page that are not selected are decoded and skipped. An index
+//! that contradicts its chunk is not used (every page is read, the rows are the same).
+//!
+//! ```
+//! # fn main() -> parket::Result<()> {
+//! # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
+//! use parket::read::{FileReader, RowRanges};
+//! use parket::record::Value;
+//! let file = FileReader::from_bytes(&bytes)?;
+//! let mut scan = file
+//!     .scan()
+//!     .columns(&["id"])
+//!     .rows(RowRanges::from_ranges([1..3, 5..8]))
+//!     .offset(1)
+//!     .limit(3)
+//!     .batch_size(2)
+//!     .build()?;
+//! let batch = scan.next().unwrap()?;
+//! assert_eq!((batch.row_group, batch.num_rows()), (0, 2));
+//! assert_eq!(batch.rows, [2..3, 5..6]);                 // rows 1 (offset), 2, 5, 6 (limit)
+//! let records: Vec<Value> = scan.records().collect::<Result<_, _>>()?;
+//! assert_eq!(records, [Value::Group(vec![Value::Int32(3)])]); // row 6; id is 4 5 6 7 2 3 0 1
+//! # Ok(()) }
+//! ```
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use super::chunk::ColumnChunkReader;
+use super::selection::RowRanges;
+use super::walk::PageWalk;
+use super::FileReader;
+use crate::error::{Error, Result};
+use crate::format::OffsetIndex;
+use crate::levels::assemble::level_count;
+use crate::levels::LeafData;
+use crate::record::Value;
+use crate::schema::Schema;
+
+/// Rows per batch unless [`ScanBuilder::batch_size`] says otherwise.
+pub const DEFAULT_BATCH_ROWS: usize = 8192;
+
+/// Chooses what a [`Scan`] reads: see the [module documentation](self).
+#[derive(Clone)]
+pub struct ScanBuilder<'f, 'a> {
+    file: &'f FileReader<'a>,
+    columns: Option<Vec<String>>,
+    row_groups: Option<Vec<usize>>,
+    rows: Option<RowRanges>,
+    offset: u64,
+    limit: Option<u64>,
+    batch_rows: usize,
+    page_index: bool,
+}
+
+/// What a scan will read of one row group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowGroupPlan {
+    /// The row group's ordinal.
+    pub row_group: usize,
+    /// The selected rows, as row ordinals within the row group.
+    pub rows: RowRanges,
+}
+
+impl<'f, 'a> ScanBuilder<'f, 'a> {
+    pub(super) fn new(file: &'f FileReader<'a>) -> Self {
+        ScanBuilder {
+            file,
+            columns: None,
+            row_groups: None,
+            rows: None,
+            offset: 0,
+            limit: None,
+            batch_rows: DEFAULT_BATCH_ROWS,
+            page_index: true,
+        }
+    }
+
+    /// Reads only these columns (dotted leaf or group paths; default all).
+    pub fn columns(mut self, paths: &[&str]) -> Self {
+        self.columns = Some(paths.iter().map(|p| String::from(*p)).collect());
+        self
+    }
+
+    /// Reads only these row groups (default all), in file order whatever the order given.
+    pub fn row_groups<I: IntoIterator<Item = usize>>(mut self, row_groups: I) -> Self {
+        let mut v: Vec<usize> = row_groups.into_iter().collect();
+        v.sort_unstable();
+        v.dedup();
+        self.row_groups = Some(v);
+        self
+    }
+
+    /// Reads only these rows (row ordinals in the file, counted across row groups).
+    pub fn rows(mut self, rows: RowRanges) -> Self {
+        self.rows = Some(rows);
+        self
+    }
+
+    /// Skips the first `n` selected rows.
+    pub fn offset(mut self, n: u64) -> Self {
+        self.offset = n;
+        self
+    }
+
+    /// Stops after `n` selected rows (after the offset).
+    pub fn limit(mut self, n: u64) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Rows per batch (at least 1; default [`DEFAULT_BATCH_ROWS`]).
+    pub fn batch_size(mut self, rows: usize) -> Self {
+        self.batch_rows = rows.max(1);
+        self
+    }
+
+    /// Whether to read pages through offset indexes when chunks have them (default true).
+    pub fn use_page_index(mut self, on: bool) -> Self {
+        self.page_index = on;
+        self
+    }
+
+    /// The row groups to read and their selected rows (after offset and limit); row groups
+    /// with no selected row are left out.
+    pub fn plan(&self) -> Result<Vec<RowGroupPlan>> {
+        let groups = &self.file.metadata().row_groups;
+        let mut base = 0u64;
+        let mut offset = self.offset;
+        let mut limit = self.limit.unwrap_or(u64::MAX);
+        let mut out = Vec::new();
+        for (i, rg) in groups.iter().enumerate() {
+            let n = u64::try_from(rg.num_rows)
+                .map_err(|_| Error::out_of_range("RowGroup.num_rows", rg.num_rows).in_row_group(i))?;
+            let start = base;
+            base = base.saturating_add(n);
+            if self.row_groups.as_ref().is_some_and(|v| v.binary_search(&i).is_err()) {
+                continue;
+            }
+            let local = match &self.rows {
+                None => RowRanges::all(n),
+                Some(r) => RowRanges::from_ranges(
+                    r.within(start..start.saturating_add(n))
+                        .map(|x| x.start - start..x.end - start),
+                ),
+            };
+            let mut kept = Vec::new();
+            for r in local.ranges() {
+                let len = r.end - r.start;
+                let skip = offset.min(len);
+                offset -= skip;
+                let take = (len - skip).min(limit);
+                limit -= take;
+                if take > 0 {
+                    kept.push(r.start + skip..r.start + skip + take);
+                }
+            }
+            if !kept.is_empty() {
+                out.push(RowGroupPlan {
+                    row_group: i,
+                    rows: RowRanges::from_ranges(kept),
+                });
+            }
+        }
+        if let Some(v) = &self.row_groups {
+            if let Some(&bad) = v.iter().find(|&&i| i >= groups.len()) {
+                return Err(Error::invalid_argument_fmt(format_args!(
+                    "row group {bad} does not exist: the file has {}",
+                    groups.len()
+                )));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The projected schema and its leaf columns.
+    fn projection(&self) -> Result<(Schema, Vec<usize>)> {
+        let schema = self.file.schema();
+        match &self.columns {
+            Some(paths) => {
+                let p: Vec<&str> = paths.iter().map(String::as_str).collect();
+                schema.project(&p)
+            }
+            None => Ok((schema.clone(), (0..schema.columns().len()).collect())),
+        }
+    }
+
+    /// The file bytes the scan's pages occupy, sorted, ranges less than `gap` bytes apart
+    /// merged: what a caller who does its own IO would fetch. Chunks read through their
+    /// offset index contribute their dictionary page and the selected data pages; the others
+    /// their whole byte range. (The offset indexes themselves are read to make this plan.)
+    pub fn byte_ranges(&self, gap: u64) -> Result<Vec<Range<u64>>> {
+        let (_, leaves) = self.projection()?;
+        let mut ranges = Vec::new();
+        for plan in self.plan()? {
+            for &leaf in &leaves {
+                let walk = self.walk(plan.row_group, leaf, &plan.rows)?;
+                match (walk.dictionary_range(), walk.planned_ranges()) {
+                    (Some(d), Some(pages)) => {
+                        ranges.push(d);
+                        ranges.extend(pages);
+                    }
+                    _ => ranges.push(walk.chunk_range()),
+                }
+            }
+        }
+        Ok(coalesce(ranges, gap))
+    }
+
+    /// The walk of one chunk for `rows`, through its offset index when there is a usable one.
+    fn walk(&self, row_group: usize, leaf: usize, rows: &RowRanges) -> Result<PageWalk> {
+        let (_, range, _) = self.file.locate_chunk(row_group, leaf)?;
+        let walk = PageWalk::from_range(range, self.file.file_len(), *self.file.limits());
+        if !self.page_index {
+            return Ok(walk);
+        }
+        // An offset index that cannot be read or decoded is not used: the pages are walked
+        // in order instead, which reads more and gives the same rows.
+        match self.file.offset_index(row_group, leaf) {
+            Ok(Some(index)) => Ok(walk.with_offset_index(&index, rows)),
+            _ => Ok(walk),
+        }
+    }
+
+    /// Starts the scan. Errors: a column path that names no field, a row group that does not
+    /// exist; errors reading pages come from the scan's iterator.
+    pub fn build(self) -> Result<Scan<'f, 'a>> {
+        let (schema, leaves) = self.projection()?;
+        let plan = self.plan()?;
+        Ok(Scan {
+            builder: self,
+            schema,
+            leaves,
+            plan: plan.into_iter(),
+            open: None,
+            failed: false,
+            stats: ScanStats::default(),
+        })
+    }
+}
+
+/// Sorts `ranges` and merges those that overlap or are less than `gap` bytes apart.
+pub fn coalesce(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
+    ranges.retain(|r| r.start < r.end);
+    ranges.sort_by_key(|r| r.start);
+    let mut out: Vec<Range<u64>> = Vec::with_capacity(ranges.len());
+    for r in ranges {
+        match out.last_mut() {
+            Some(last) if r.start <= last.end.saturating_add(gap) => last.end = last.end.max(r.end),
+            _ => out.push(r),
+        }
+    }
+    out
+}
+
+/// Rows of one row group for the same rows of every selected leaf.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScanBatch {
+    /// The row group's ordinal.
+    pub row_group: usize,
+    /// The rows, as row ordinals within the row group.
+    pub rows: Vec<Range<u64>>,
+    /// One per selected leaf (in schema order): the levels and non-null values of those rows.
+    pub columns: Vec<LeafData>,
+}
+
+impl ScanBatch {
+    /// Rows in the batch.
+    pub fn num_rows(&self) -> u64 {
+        self.rows.iter().map(|r| r.end - r.start).sum()
+    }
+}
+
+/// What a scan has done so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ScanStats {
+    /// Row groups opened.
+    pub row_groups: usize,
+    /// Column chunks read through their offset index.
+    pub indexed_chunks: usize,
+    /// Data pages the offset indexes of those chunks list, and those read.
+    pub index_pages: usize,
+    /// Data pages read (all chunks).
+    pub pages_read: usize,
+    /// Rows handed out.
+    pub rows: u64,
+}
+
+/// A scan in progress: an iterator of [`ScanBatch`]es. See the [module documentation](self).
+pub struct Scan<'f, 'a> {
+    builder: ScanBuilder<'f, 'a>,
+    schema: Schema,
+    leaves: Vec<usize>,
+    plan: alloc::vec::IntoIter<RowGroupPlan>,
+    open: Option<OpenGroup<'f>>,
+    failed: bool,
+    stats: ScanStats,
+}
+
+/// The row group being scanned.
+struct OpenGroup<'f> {
+    row_group: usize,
+    rows: Vec<Range<u64>>,
+    /// The next row to hand out: `rows[next.0].start + next.1`.
+    next: (usize, u64),
+    cursors: Vec<Cursor<'f>>,
+}
+
+impl<'f, 'a> Scan<'f, 'a> {
+    /// The projected schema the batches and records follow.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// What the scan has done so far.
+    pub fn stats(&self) -> ScanStats {
+        let mut s = self.stats;
+        if let Some(open) = &self.open {
+            s.pages_read += open.cursors.iter().map(|c| c.pages).sum::<usize>();
+        }
+        s
+    }
+
+    /// The records of the rest of the scan, assembled batch by batch.
+    pub fn records(self) -> ScanRecords<'f, 'a> {
+        ScanRecords {
+            scan: self,
+            ready: Vec::new().into_iter(),
+        }
+    }
+
+    fn open(&mut self, plan: RowGroupPlan) -> Result<()> {
+        let b = &self.builder;
+        let mut cursors = Vec::with_capacity(self.leaves.len());
+        for &leaf in &self.leaves {
+            let walk = b.walk(plan.row_group, leaf, &plan.rows)?;
+            if walk.uses_index() {
+                self.stats.indexed_chunks += 1;
+                self.stats.index_pages += walk.index_pages();
+            }
+            let reader = b.file.chunk_reader_walk(plan.row_group, leaf, walk)?;
+            cursors.push(Cursor::new(reader));
+        }
+        if let Some(old) = self.open.take() {
+            self.stats.pages_read += old.cursors.iter().map(|c| c.pages).sum::<usize>();
+        }
+        self.stats.row_groups += 1;
+        self.open = Some(OpenGroup {
+            row_group: plan.row_group,
+            rows: plan.rows.ranges().to_vec(),
+            next: (0, 0),
+            cursors,
+        });
+        Ok(())
+    }
+
+    /// The next batch, or `None` at the end of the scan.
+    pub fn next_batch(&mut self) -> Result<Option<ScanBatch>> {
+        loop {
+            if let Some(open) = self.open.as_mut() {
+                let limits = *self.builder.file.limits();
+                let rg = open.row_group;
+                if let Some(batch) = open
+                    .batch(self.builder.batch_rows, &limits)
+                    .map_err(|e| e.in_row_group(rg))?
+                {
+                    self.stats.rows += batch.num_rows();
+                    return Ok(Some(batch));
+                }
+                if let Some(old) = self.open.take() {
+                    self.stats.pages_read += old.cursors.iter().map(|c| c.pages).sum::<usize>();
+                }
+            }
+            let Some(plan) = self.plan.next() else {
+                return Ok(None);
+            };
+            let rg = plan.row_group;
+            self.open(plan).map_err(|e| e.in_row_group(rg))?;
+        }
+    }
+}
+
+impl Iterator for Scan<'_, '_> {
+    type Item = Result<ScanBatch>;
+
+    /// The next batch; after an error the scan ends.
+    fn next(&mut self) -> Option<Result<ScanBatch>> {
+        if self.failed {
+            return None;
+        }
+        let r = self.next_batch().transpose();
+        self.failed = matches!(r, Some(Err(_)));
+        r
+    }
+}
+
+/// The records of a [`Scan`]: [`Scan::records`].
+pub struct ScanRecords<'f, 'a> {
+    scan: Scan<'f, 'a>,
+    ready: alloc::vec::IntoIter<Value>,
+}
+
+impl ScanRecords<'_, '_> {
+    /// The projected schema the records follow.
+    pub fn schema(&self) -> &Schema {
+        &self.scan.schema
+    }
+
+    /// What the scan has done so far.
+    pub fn stats(&self) -> ScanStats {
+        self.scan.stats()
+    }
+}
+
+impl Iterator for ScanRecords<'_, '_> {
+    type Item = Result<Value>;
+
+    fn next(&mut self) -> Option<Result<Value>> {
+        loop {
+            if let Some(v) = self.ready.next() {
+                return Some(Ok(v));
+            }
+            let batch = match self.scan.next()? {
+                Ok(b) => b,
+                Err(e) => return Some(Err(e)),
+            };
+            match crate::levels::assemble(&self.scan.schema, &batch.columns) {
+                Ok(records) => self.ready = records.into_iter(),
+                Err(e) => {
+                    self.scan.failed = true;
+                    return Some(Err(e.in_row_group(batch.row_group)));
+                }
+            }
+        }
+    }
+}
+
+impl OpenGroup<'_> {
+    /// The next batch of at most `max_rows` selected rows.
+    fn batch(&mut self, max_rows: usize, limits: &crate::Limits) -> Result<Option<ScanBatch>> {
+        let mut want = max_rows as u64;
+        let mut rows = Vec::new();
+        while want > 0 {
+            let Some(r) = self.rows.get(self.next.0) else {
+                break;
+            };
+            let start = r.start + self.next.1;
+            let n = (r.end - start).min(want);
+            rows.push(start..start + n);
+            want -= n;
+            if start + n == r.end {
+                self.next = (self.next.0 + 1, 0);
+            } else {
+                self.next.1 += n;
+            }
+        }
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let mut columns = Vec::with_capacity(self.cursors.len());
+        let mut held = 0u64;
+        for c in &mut self.cursors {
+            let mut out = c.reader.new_leaf_data();
+            for r in &rows {
+                c.skip_to(r.start).map_err(|e| c.locate(e))?;
+                c.take_to(r.end, &mut out).map_err(|e| c.locate(e))?;
+            }
+            held = held.saturating_add(level_count(&out, c.max_def) as u64);
+            limits.check_values_per_read(held)?;
+            columns.push(out);
+        }
+        Ok(Some(ScanBatch {
+            row_group: self.row_group,
+            rows,
+            columns,
+        }))
+    }
+}
+
+/// One column of the open row group: its decoded page and where the scan stands in it.
+struct Cursor<'f> {
+    reader: ColumnChunkReader<'f>,
+    buf: LeafData,
+    max_def: u16,
+    max_rep: u16,
+    /// The next level position and value of `buf`.
+    level: usize,
+    value: usize,
+    /// Rows that start before `level` (the row `level` starts, when it starts one).
+    row: u64,
+    pages: usize,
+}
+
+impl<'f> Cursor<'f> {
+    fn new(reader: ColumnChunkReader<'f>) -> Self {
+        let c = *reader.column();
+        Cursor {
+            buf: reader.new_leaf_data(),
+            reader,
+            max_def: c.max_def_level,
+            max_rep: c.max_rep_level,
+            level: 0,
+            value: 0,
+            row: 0,
+            pages: 0,
+        }
+    }
+
+    fn locate(&self, e: Error) -> Error {
+        e.in_column(self.reader.path())
+    }
+
+    fn len(&self) -> usize {
+        level_count(&self.buf, self.max_def)
+    }
+
+    /// Whether level position `i` starts a row.
+    fn starts_row(&self, i: usize) -> bool {
+        self.max_rep == 0 || self.buf.rep_levels.get(i) == Some(&0)
+    }
+
+    /// Whether level position `i` holds a value.
+    fn has_value(&self, i: usize) -> bool {
+        self.max_def == 0 || self.buf.def_levels.get(i) == Some(&self.max_def)
+    }
+
+    /// Replaces the (consumed) buffer with the next data page; false at the chunk's end.
+    fn load(&mut self) -> Result<bool> {
+        self.buf.def_levels.clear();
+        self.buf.rep_levels.clear();
+        self.buf.values.clear();
+        self.level = 0;
+        self.value = 0;
+        if !self.reader.append_page(&mut self.buf)? {
+            return Ok(false);
+        }
+        self.pages += 1;
+        // A page the offset index placed: rows between may have been skipped.
+        if let Some(rows) = self.reader.last_rows() {
+            if rows.start < self.row {
+                return Err(Error::out_of_spec(
+                    "the offset index places a page before rows already read",
+                ));
+            }
+            self.row = rows.start;
+        }
+        Ok(true)
+    }
+
+    /// Moves to the start of row `target` (at or after the current one) without copying.
+    fn skip_to(&mut self, target: u64) -> Result<()> {
+        loop {
+            let len = self.len();
+            if self.level >= len {
+                if !self.load()? {
+                    return Err(Error::out_of_spec(
+                        "the column chunk ends before the rows the row group declares",
+                    ));
+                }
+                continue;
+            }
+            if self.starts_row(self.level) && self.row == target {
+                return Ok(());
+            }
+            if self.row > target {
+                return Err(Error::out_of_spec(
+                    "the column chunk's pages skip rows the scan needs",
+                ));
+            }
+            if self.max_rep == 0 {
+                // One position per row: jump.
+                let n = ((target - self.row) as usize).min(len - self.level);
+                let end = self.level + n;
+                self.value += self.count_values(self.level, end);
+                self.level = end;
+                self.row += n as u64;
+                continue;
+            }
+            if self.starts_row(self.level) {
+                self.row += 1;
+            }
+            if self.has_value(self.level) {
+                self.value += 1;
+            }
+            self.level += 1;
+        }
+    }
+
+    /// Values among level positions `a..b` of the buffer.
+    fn count_values(&self, a: usize, b: usize) -> usize {
+        if self.max_def == 0 {
+            b - a
+        } else {
+            crate::levels::count_level(self.buf.def_levels.get(a..b).unwrap_or(&[]), self.max_def)
+        }
+    }
+
+    /// Appends the rows from the current one up to (not including) row `end` to `out`.
+    fn take_to(&mut self, end: u64, out: &mut LeafData) -> Result<()> {
+        loop {
+            let len = self.len();
+            // The positions of this buffer that belong to the rows wanted.
+            let from = self.level;
+            let mut at = from;
+            let mut row = self.row;
+            if self.max_rep == 0 {
+                let n = (end.saturating_sub(row) as usize).min(len - at);
+                at += n;
+                row += n as u64;
+            } else {
+                while at < len {
+                    if self.starts_row(at) {
+                        if row == end {
+                            break;
+                        }
+                        row += 1;
+                    }
+                    at += 1;
+                }
+            }
+            let values = self.count_values(from, at);
+            if self.max_def > 0 {
+                out.def_levels
+                    .extend_from_slice(self.buf.def_levels.get(from..at).unwrap_or(&[]));
+            }
+            if self.max_rep > 0 {
+                out.rep_levels
+                    .extend_from_slice(self.buf.rep_levels.get(from..at).unwrap_or(&[]));
+            }
+            let v = self.buf.values.as_ref();
+            let v_end = (self.value + values).min(v.len());
+            out.values
+                .extend_from(v.slice_or_empty(self.value.min(v_end)..v_end));
+            self.level = at;
+            self.value = v_end;
+            self.row = row;
+            if at < len || (self.max_rep == 0 && row == end) {
+                return Ok(());
+            }
+            // The buffer is used up: the last row may go on in the next page (or the chunk
+            // ends, which ends it).
+            if !self.load()? {
+                if row < end {
+                    return Err(Error::out_of_spec(
+                        "the column chunk ends before the rows the row group declares",
+                    ));
+                }
+                return Ok(());
+            }
+            if self.starts_row(0) && self.row >= end {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl<'a> FileReader<'a> {
+    /// A scan of this file: see [`mod@crate::read::scan`].
+    pub fn scan(&self) -> ScanBuilder<'_, 'a> {
+        ScanBuilder::new(self)
+    }
+
+    /// The offset index of a column chunk, when the chunk points to one (read and decoded on
+    /// each call; its length is checked against [`Limits::metadata_bytes`](crate::Limits)).
+    pub fn offset_index(&self, row_group: usize, column: usize) -> Result<Option<OffsetIndex>> {
+        let chunk = self
+            .metadata()
+            .row_groups
+            .get(row_group)
+            .and_then(|rg| rg.columns.get(column))
+            .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
+        let (Some(off), Some(len)) = (chunk.offset_index_offset, chunk.offset_index_length)
+        else {
+            return Ok(None);
+        };
+        let start = u64::try_from(off).map_err(|_| Error::out_of_range("offset_index_offset", off))?;
+        let len = u64::try_from(len)
+            .map_err(|_| Error::out_of_range("offset_index_length", len.into()))?;
+        self.limits().check_metadata_bytes(len)?;
+        let bytes = self.read_range(start..start.saturating_add(len))?;
+        let (index, _) = OffsetIndex::decode(&bytes).map_err(|e| e.offset_by(start))?;
+        Ok(Some(index))
+    }
+}
