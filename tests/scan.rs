@@ -1,0 +1,239 @@
+//! Scans (`FileReader::scan`): the rows selected are exactly those of a full read, with and
+//! without the page index, over a slice and a `Read + Seek`; pages outside the selection are
+//! never read (a counting reader checks the bytes); row groups scanned from several threads.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use parket::read::{FileReader, RowRanges};
+use parket::record::Value;
+use parket::schema::Schema;
+use parket::write::{FileWriter, PageVersion, WriteOptions};
+
+fn sample(n: usize) -> (Schema, Vec<Value>) {
+    let schema = Schema::parse(
+        "message m { required int64 id; optional binary s (STRING); \
+         optional group l (LIST) { repeated group list { optional int32 element; } } }",
+    )
+    .unwrap();
+    let records = (0..n)
+        .map(|i| {
+            Value::Group(vec![
+                Value::Int64(i as i64),
+                if i % 7 == 0 {
+                    Value::Null
+                } else {
+                    Value::Bytes(format!("value {}", (i * 31) % 97).into_bytes())
+                },
+                match i % 5 {
+                    0 => Value::Null,
+                    k => Value::List(
+                        (0..k)
+                            .map(|j| if j == 2 { Value::Null } else { Value::Int32((i + j) as i32) })
+                            .collect(),
+                    ),
+                },
+            ])
+        })
+        .collect();
+    (schema, records)
+}
+
+fn write(schema: &Schema, options: WriteOptions, records: &[Value]) -> Vec<u8> {
+    let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+    w.write_records(records).unwrap();
+    w.finish().unwrap();
+    w.into_inner()
+}
+
+fn small_pages() -> WriteOptions {
+    WriteOptions::default()
+        .max_rows_per_page(50)
+        .row_group_rows(1000)
+}
+
+/// A deterministic pseudo-random generator (xorshift).
+fn rng(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+#[test]
+fn selected_rows_equal_the_full_read() {
+    let (schema, records) = sample(2600);
+    for (name, options) in [
+        ("index", small_pages()),
+        ("index-v2", small_pages().page_version(PageVersion::V2)),
+        ("no-index", small_pages().page_index(false)),
+        ("one-page", WriteOptions::default()),
+    ] {
+        let bytes = write(&schema, options, &records);
+        let from_slice = FileReader::from_bytes(&bytes).unwrap();
+        let from_reader = FileReader::new(std::io::Cursor::new(bytes.clone())).unwrap();
+        let mut seed = 0x9e3779b97f4a7c15u64;
+        for round in 0..30 {
+            let ranges: Vec<_> = (0..rng(&mut seed) % 5)
+                .map(|_| {
+                    let s = rng(&mut seed) % 2600;
+                    s..s + rng(&mut seed) % 300
+                })
+                .collect();
+            let sel = RowRanges::from_ranges(ranges);
+            let offset = if round % 3 == 0 { rng(&mut seed) % 50 } else { 0 };
+            let limit = (round % 4 == 0).then(|| rng(&mut seed) % 400);
+            let batch = 1 + (rng(&mut seed) % 700) as usize;
+            let mut expected: Vec<Value> = (0..2600u64)
+                .filter(|r| sel.ranges().iter().any(|x| x.contains(r)))
+                .map(|r| records[r as usize].clone())
+                .skip(offset as usize)
+                .collect();
+            if let Some(l) = limit {
+                expected.truncate(l as usize);
+            }
+            for file in [&from_slice, &from_reader] {
+                for use_index in [true, false] {
+                    let mut b = file
+                        .scan()
+                        .rows(sel.clone())
+                        .offset(offset)
+                        .batch_size(batch)
+                        .use_page_index(use_index);
+                    if let Some(l) = limit {
+                        b = b.limit(l);
+                    }
+                    let got: Vec<Value> = b.build().unwrap().records().collect::<Result<_, _>>().unwrap();
+                    assert_eq!(got, expected, "{name} round {round} index {use_index}");
+                }
+            }
+        }
+        // Projection: one column, every row.
+        let ids: Vec<Value> = from_slice
+            .scan()
+            .columns(&["l"])
+            .build()
+            .unwrap()
+            .records()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(ids.len(), 2600);
+        assert_eq!(ids[3], Value::Group(vec![records[3].clone().into_group()[2].clone()]));
+    }
+}
+
+trait IntoGroup {
+    fn into_group(self) -> Vec<Value>;
+}
+impl IntoGroup for Value {
+    fn into_group(self) -> Vec<Value> {
+        match self {
+            Value::Group(v) => v,
+            _ => panic!("not a group"),
+        }
+    }
+}
+
+/// A `Read + Seek` that counts the bytes read.
+struct Counting {
+    inner: std::io::Cursor<Vec<u8>>,
+    read: Arc<AtomicU64>,
+}
+impl Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+impl Seek for Counting {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+#[test]
+fn pages_outside_the_selection_are_never_read() {
+    let (schema, records) = sample(2600);
+    let options = small_pages().dictionary(false);
+    let bytes = write(&schema, options, &records);
+    let read = Arc::new(AtomicU64::new(0));
+    let file = FileReader::new(Counting {
+        inner: std::io::Cursor::new(bytes.clone()),
+        read: read.clone(),
+    })
+    .unwrap();
+    let footer = read.load(Ordering::Relaxed);
+    // Row 1234: row group 1, its row 234, in the page of rows 200..250 of each column.
+    let scan = file.scan().rows(RowRanges::from_ranges([1234..1235]));
+    let ranges = scan.byte_ranges(0).unwrap();
+    let after_plan = read.load(Ordering::Relaxed);
+    let mut scan = scan.build().unwrap();
+    let batch = scan.next().unwrap().unwrap();
+    assert!(scan.next().is_none());
+    assert_eq!((batch.row_group, batch.rows.clone()), (1, vec![234..235]));
+    let stats = scan.stats();
+    assert_eq!((stats.indexed_chunks, stats.pages_read), (3, 3));
+    let total = read.load(Ordering::Relaxed);
+    // Exactly: the offset indexes (read once to plan, once to scan) and the three pages.
+    let page_bytes: u64 = ranges.iter().map(|r| r.end - r.start).sum();
+    let index_bytes = after_plan - footer;
+    assert_eq!(total - after_plan, index_bytes + page_bytes);
+    // The pages are those the offset index places for rows 200..250.
+    let meta = FileReader::from_bytes(&bytes).unwrap();
+    let mut expected = Vec::new();
+    for c in 0..3 {
+        let oi = meta.offset_index(1, c).unwrap().unwrap();
+        let loc = oi.page_locations.iter().find(|l| l.first_row_index == 200).unwrap();
+        expected.push(loc.offset as u64..(loc.offset + loc.compressed_page_size as i64) as u64);
+    }
+    expected.sort_by_key(|r| r.start);
+    assert_eq!(parket::read::scan::coalesce(expected, 0), ranges);
+    assert!(page_bytes * 50 < bytes.len() as u64, "{page_bytes} of {}", bytes.len());
+    let got = parket::levels::assemble(scan.schema(), &batch.columns).unwrap();
+    assert_eq!(got, [records[1234].clone()]);
+}
+
+#[test]
+fn row_groups_scanned_from_several_threads() {
+    let (schema, records) = sample(2600);
+    let bytes: Arc<[u8]> = write(&schema, small_pages(), &records).into();
+    let file = FileReader::from_owned(bytes).unwrap();
+    let n = file.num_row_groups();
+    assert_eq!(n, 3);
+    let per_group: Vec<Vec<Value>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|rg| {
+                let file = &file;
+                s.spawn(move || {
+                    file.scan()
+                        .row_groups([rg])
+                        .build()
+                        .unwrap()
+                        .records()
+                        .collect::<Result<Vec<_>, _>>()
+                        .unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(per_group.concat(), records);
+}
+
+/// A function that opens a file and returns an iterator of its rows.
+fn rows_of(path: &std::path::Path) -> parket::Result<impl Iterator<Item = parket::Result<Value>>> {
+    let file = FileReader::new(std::fs::File::open(path)?)?;
+    file.into_records(None)
+}
+
+#[test]
+fn a_function_returns_the_rows_of_a_file_it_opened() {
+    let (schema, records) = sample(1500);
+    let path = std::env::temp_dir().join(format!("parket-scan-{}.parquet", std::process::id()));
+    std::fs::write(&path, write(&schema, small_pages(), &records)).unwrap();
+    let got: Vec<Value> = rows_of(&path).unwrap().collect::<Result<_, _>>().unwrap();
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(got, records);
+}
