@@ -4,7 +4,8 @@
 //! fit it, and `WriteOptions` (V1 / V2, every codec, dictionary on / off, an encoding valid for
 //! each column, tiny pages and row groups). The records are written with `FileWriter` into a
 //! `Vec<u8>` and read back with `FileReader::records`: the schema must read back the same and
-//! the records bit for bit (`Value::bit_eq`).
+//! the records bit for bit (`Value::bit_eq`); a scan of runs of rows (`FileReader::scan`, with
+//! and without the offset indexes) must give exactly those records.
 //!
 //! Shared by the `roundtrip` fuzz target (`fuzz_targets/roundtrip.rs`) and the regression test
 //! (`tests/fuzz_regressions.rs` includes this file with `#[path]`), so it uses only `parket`'s
@@ -550,7 +551,37 @@ pub fn check(
         ));
     }
     same_records(&file, records, "")?;
+    same_scan(&file, records)?;
     check_streamed(schema, records, options)
+}
+
+/// A scan of runs of rows (through the offset indexes when the file has them, so that pages
+/// are skipped and rows are skipped inside pages) must give exactly those records.
+fn same_scan(file: &FileReader<'_>, records: &[Value]) -> std::result::Result<(), String> {
+    let n = records.len() as u64;
+    let sel = parket::read::RowRanges::from_ranges((0..n.div_ceil(7)).map(|k| k * 7 + 1..k * 7 + 4));
+    for use_index in [true, false] {
+        let got = file
+            .scan()
+            .rows(sel.clone())
+            .batch_size(5)
+            .use_page_index(use_index)
+            .build()
+            .and_then(|s| s.records().collect::<parket::Result<Vec<Value>>>())
+            .map_err(|e| format!("scan (page index {use_index}): {e}"))?;
+        let expected: Vec<&Value> = (0..n)
+            .filter(|&i| sel.intersects(i..i + 1))
+            .filter_map(|i| records.get(i as usize))
+            .collect();
+        if got.len() != expected.len() || got.iter().zip(&expected).any(|(a, b)| !a.bit_eq(b)) {
+            return Err(format!(
+                "scan (page index {use_index}): {} records, {} selected, or they differ",
+                got.len(),
+                expected.len()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `file`'s records must be `records`, bit for bit; an error names the first difference

@@ -7,7 +7,9 @@
 //! group is read with [`ColumnChunkReader::next_batch`](super::ColumnChunkReader::next_batch),
 //! then the records; both paths must agree step by step: the same levels and values (floats
 //! bit for bit), or an error on both. The records, streamed page by page, must also equal each
-//! row group read whole and assembled at once (or both fail in the same row group). The
+//! row group read whole and assembled at once (or both fail in the same row group), and a
+//! scan of a selection of rows (through the offset indexes the file has: the index-driven
+//! walk) must agree on both paths and give exactly those rows of the whole read. The
 //! harness panics only on a panic in the library or a disagreement; an error is a fine
 //! answer to hostile bytes.
 
@@ -187,13 +189,50 @@ pub fn fuzz_file(data: &[u8]) {
         }
         n += 1;
     }
-    streamed_equals_whole(&slice);
+    let whole = streamed_equals_whole(&slice);
+    scan_equals_whole(&slice, &stream, whole.as_deref());
+}
+
+/// Scans of every third run of rows (through the offset indexes when the chunks have them),
+/// from the slice and from the one-byte reader: the two agree, and when the whole read
+/// succeeded (`whole`) a scan that succeeds gives exactly its selected records. (A scan may
+/// fail where the whole read does not: an offset index that disagrees with a page header is
+/// an error.)
+fn scan_equals_whole(slice: &FileReader<'_>, stream: &FileReader<'_>, whole: Option<&[Value]>) {
+    let total: u64 = slice
+        .metadata()
+        .row_groups
+        .iter()
+        .map(|rg| u64::try_from(rg.num_rows).unwrap_or(0))
+        .fold(0, u64::saturating_add)
+        .min(1 << 20);
+    let sel = super::RowRanges::from_ranges((0..total.div_ceil(9)).map(|k| k * 9 + 2..k * 9 + 5));
+    let scan = |f: &FileReader<'_>| -> Result<alloc::vec::Vec<Value>> {
+        f.scan().rows(sel.clone()).batch_size(7).build()?.records().collect()
+    };
+    let (a, b) = (scan(slice), scan(stream));
+    agree(&|| String::from("scan"), &a, &b, |x, y| {
+        x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.bit_eq(q))
+    });
+    if let (Ok(got), Some(whole)) = (a, whole) {
+        let expected: alloc::vec::Vec<&Value> = whole
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| sel.intersects(*i as u64..*i as u64 + 1))
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(got.len(), expected.len(), "scan: another number of records");
+        for (n, (g, e)) in got.iter().zip(expected).enumerate() {
+            assert!(g.bit_eq(e), "scan: selected record {n} differs from the whole read");
+        }
+    }
 }
 
 /// Records streamed page by page ([`FileReader::records`]) against each row group read whole
 /// and assembled at once: the same records, and an error in the same row group. Records of
 /// the failing row group before the error are not compared (streaming may return some).
-fn streamed_equals_whole(file: &FileReader<'_>) {
+/// Returns the records when every row group was read whole without error.
+fn streamed_equals_whole(file: &FileReader<'_>) -> Option<alloc::vec::Vec<Value>> {
     let leaves: alloc::vec::Vec<usize> = (0..file.schema().columns().len()).collect();
     let mut whole = alloc::vec::Vec::new();
     let mut whole_failed = false;
@@ -210,7 +249,7 @@ fn streamed_equals_whole(file: &FileReader<'_>) {
         }
     }
     let Ok(streamed) = file.records(None) else {
-        return;
+        return None;
     };
     let (mut n, mut failed) = (0usize, false);
     for record in streamed {
@@ -237,6 +276,7 @@ fn streamed_equals_whole(file: &FileReader<'_>) {
         whole.len(),
         if whole_failed { "failed" } else { "ended" }
     );
+    (!whole_failed).then_some(whole)
 }
 
 #[cfg(test)]
