@@ -237,3 +237,23 @@ fn a_function_returns_the_rows_of_a_file_it_opened() {
     let _ = std::fs::remove_file(&path);
     assert_eq!(got, records);
 }
+
+/// The file fuzz harness (whose scan of a row selection, through the offset indexes files
+/// have, must agree with the whole read) over every small file of the corpus.
+#[test]
+fn the_corpus_scans_like_it_reads() {
+    let dir = std::env::var_os("PARQUET_TEST_DATA")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
+    let Ok(entries) = std::fs::read_dir(dir.join("data")) else { return };
+    let mut n = 0;
+    for e in entries.flatten() {
+        let path = e.path();
+        let Ok(bytes) = std::fs::read(&path) else { continue };
+        if path.extension().is_some_and(|x| x == "parquet") && bytes.len() < (1 << 20) {
+            parket::read::fuzz::fuzz_file(&bytes);
+            n += 1;
+        }
+    }
+    assert!(n > 50, "{n} files");
+}

@@ -20,6 +20,7 @@
 //! ```
 
 pub mod assemble;
+pub mod assembler;
 pub mod shape;
 pub mod shred;
 
