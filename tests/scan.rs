@@ -257,3 +257,38 @@ fn the_corpus_scans_like_it_reads() {
     }
     assert!(n > 50, "{n} files");
 }
+
+/// A caller that owns the IO: the footer from the tail (asking again when it is short), the
+/// offset indexes, then exactly the pages the scan names; nothing else is fetched.
+#[test]
+fn pushed_bytes_scan_like_the_file() {
+    let (schema, records) = sample(2600);
+    let bytes = write(&schema, small_pages(), &records);
+    let len = bytes.len() as u64;
+    let fetched = std::cell::Cell::new(0u64);
+    let fetch = |r: std::ops::Range<u64>| {
+        fetched.set(fetched.get() + (r.end - r.start));
+        bytes[r.start as usize..r.end as usize].to_vec()
+    };
+    let e = parket::read::footer::metadata_from_tail(&fetch(len - 8..len), len, &Default::default())
+        .unwrap_err();
+    let parket::ErrorKind::Truncated { needed, .. } = *e.kind() else {
+        panic!("{e}")
+    };
+    let mut file = FileReader::from_tail(fetch(len - needed..len), len).unwrap();
+    let sel = RowRanges::from_ranges([5..7, 1990..2100]);
+    // Before anything is pushed, a scan names the bytes it lacks.
+    let e = file.scan().rows(sel.clone()).use_page_index(false).build().unwrap().next().unwrap();
+    assert!(e.unwrap_err().to_string().contains("were not pushed"));
+    for r in file.scan().rows(sel.clone()).index_ranges(64).unwrap() {
+        file.push(r.start, fetch(r));
+    }
+    let pages = file.scan().rows(sel.clone()).byte_ranges(64).unwrap();
+    for r in pages.clone() {
+        file.push(r.start, fetch(r));
+    }
+    let got: Vec<Value> = file.scan().rows(sel.clone()).build().unwrap().records().collect::<Result<_, _>>().unwrap();
+    let expected: Vec<Value> = [5..7, 1990..2100].into_iter().flatten().map(|i| records[i].clone()).collect();
+    assert_eq!(got, expected);
+    assert!(fetched.get() * 2 < len, "fetched {} of {len}", fetched.get());
+}

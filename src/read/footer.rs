@@ -118,6 +118,55 @@ pub fn metadata_from_bytes(file: &[u8], limits: &Limits) -> Result<FileMetaData>
     FileMetaData::decode_with_limits(footer, limits).map_err(|e| e.offset_by(start))
 }
 
+/// Decodes the footer from the last bytes of a file of `file_len` bytes (`tail`: at least the
+/// last 8, the footer length and magic): for a caller who fetches the bytes itself (HTTP range
+/// requests, an object store). When `tail` is shorter than the footer, the error is
+/// [`ErrorKind::Truncated`] whose `needed` is the tail length to fetch instead. The head magic
+/// is not checked (it is not in the tail).
+///
+/// ```
+/// # fn main() -> parket::Result<()> {
+/// # let file = parket::testing::corpus_file("alltypes_plain.parquet");
+/// use parket::read::footer::metadata_from_tail;
+/// use parket::{ErrorKind, Limits};
+/// let len = file.len() as u64;
+/// let e = metadata_from_tail(&file[file.len() - 8..], len, &Limits::default()).unwrap_err();
+/// let ErrorKind::Truncated { needed, .. } = *e.kind() else { panic!() };
+/// let tail = &file[file.len() - needed as usize..];
+/// assert_eq!(metadata_from_tail(tail, len, &Limits::default())?.num_rows, 8);
+/// # Ok(()) }
+/// ```
+///
+/// Never panics, for any input; allocates only for the decoded metadata.
+pub fn metadata_from_tail(tail: &[u8], file_len: u64, limits: &Limits) -> Result<FileMetaData> {
+    let short = || {
+        Error::truncated(
+            "Parquet file (magic, footer length, magic)",
+            (MAGIC.len() + TAIL_LEN) as u64,
+            file_len,
+        )
+        .at_offset(0)
+    };
+    if file_len < (MAGIC.len() + TAIL_LEN) as u64 || (tail.len() as u64) > file_len {
+        return Err(short());
+    }
+    let last = tail.len().checked_sub(TAIL_LEN).ok_or_else(|| {
+        Error::truncated("the file's tail", TAIL_LEN as u64, tail.len() as u64)
+    })?;
+    let mut t = [0u8; 8];
+    t.copy_from_slice(tail.get(last..).unwrap_or(&[0; 8]));
+    let tail_offset = file_len - TAIL_LEN as u64;
+    let footer_len = parse_tail(t, tail_offset)?;
+    let start = footer_start(footer_len, file_len, limits)?;
+    let needed = file_len - start;
+    let from = tail.len() as u64 - needed.min(tail.len() as u64);
+    if (tail.len() as u64) < needed {
+        return Err(Error::truncated("the file's tail (footer included)", needed, tail.len() as u64));
+    }
+    let footer = tail.get(from as usize..last).unwrap_or(&[]);
+    FileMetaData::decode_with_limits(footer, limits).map_err(|e| e.offset_by(start))
+}
+
 fn check_head(head: &[u8]) -> Result<()> {
     if head == MAGIC_ENCRYPTED {
         return Err(Error::new(ErrorKind::Encrypted).at_offset(0));

@@ -132,6 +132,8 @@ impl<R: std::io::Read + std::io::Seek> ReadAt for core::cell::RefCell<R> {
 /// Where the file's bytes come from.
 enum Source<'a> {
     Bytes(&'a [u8]),
+    /// Parts of the file that a caller fetched and pushed in: (file offset, bytes), sorted.
+    Pushed(Vec<(u64, Vec<u8>)>),
     /// Bytes the reader owns (a `Vec<u8>`, an `Arc<[u8]>`, ...).
     Owned(Box<dyn AsRef<[u8]> + Send + Sync + 'a>),
     #[cfg(feature = "std")]
@@ -142,6 +144,7 @@ enum Source<'a> {
 #[derive(Clone, Copy)]
 pub(crate) enum SourceRef<'r> {
     Bytes(&'r [u8]),
+    Pushed(&'r [(u64, Vec<u8>)]),
     #[cfg(feature = "std")]
     Reader(&'r (dyn ReadAt + Sync)),
 }
@@ -160,6 +163,10 @@ impl SourceRef<'_> {
         for _ in 0..64 {
             let step = match self {
                 SourceRef::Bytes(data) => walk.step(data, 0)?,
+                SourceRef::Pushed(parts) => {
+                    let (p_at, bytes) = pushed_holding(parts, *at);
+                    walk.step(bytes, p_at)?
+                }
                 #[cfg(feature = "std")]
                 SourceRef::Reader(_) => walk.step(window, *at)?,
             };
@@ -169,6 +176,22 @@ impl SourceRef<'_> {
                 walk::Step::Need(r) => match self {
                     SourceRef::Bytes(_) => {
                         return Err(Error::truncated("page", r.end - r.start, 0).at_offset(r.start))
+                    }
+                    SourceRef::Pushed(parts) => {
+                        // The part that holds the start of what is asked: the walk takes what
+                        // it holds, and asks again for the same only when that is not enough.
+                        if *at == r.start && !window.is_empty() {
+                            return Err(not_pushed(r));
+                        }
+                        let (p_at, bytes) = pushed_holding(parts, r.start);
+                        if bytes.is_empty() {
+                            return Err(not_pushed(r));
+                        }
+                        // `window` only marks that the walk was handed the part at `at`.
+                        let _ = p_at;
+                        *at = r.start;
+                        window.clear();
+                        window.push(0);
                     }
                     #[cfg(feature = "std")]
                     SourceRef::Reader(reader) => {
@@ -206,11 +229,32 @@ impl SourceRef<'_> {
     {
         let bytes = match self {
             SourceRef::Bytes(data) => walk::slice(data, 0, range.clone()),
+            SourceRef::Pushed(parts) => {
+                let (p_at, b) = pushed_holding(parts, range.start);
+                walk::slice(b, p_at, range.clone())
+            }
             #[cfg(feature = "std")]
             SourceRef::Reader(_) => walk::slice(window, at, range.clone()),
         };
         bytes.ok_or_else(|| Error::truncated("page body", range.end - range.start, 0).at_offset(range.start))
     }
+}
+
+/// The pushed part that holds file offset `pos` (its offset and bytes; empty when none does).
+fn pushed_holding(parts: &[(u64, Vec<u8>)], pos: u64) -> (u64, &[u8]) {
+    let i = parts.partition_point(|(at, _)| *at <= pos);
+    match i.checked_sub(1).and_then(|i| parts.get(i)) {
+        Some((at, b)) if pos - at < b.len() as u64 || (pos == *at) => (*at, b),
+        _ => (pos, &[]),
+    }
+}
+
+#[cold]
+fn not_pushed(r: core::ops::Range<u64>) -> Error {
+    Error::invalid_argument_fmt(format_args!(
+        "file bytes {}..{} were not pushed (see ScanBuilder::byte_ranges)",
+        r.start, r.end
+    ))
 }
 
 /// The records of a file whose reader the iterator owns: [`FileReader::into_records`].
@@ -346,6 +390,47 @@ impl<'a> FileReader<'a> {
         let metadata = footer::metadata_from_bytes(bytes.as_ref(), &limits)?;
         let len = bytes.as_ref().len() as u64;
         Self::open(Source::Owned(Box::new(bytes)), len, metadata, limits)
+    }
+
+    /// Opens a file whose bytes the caller fetches itself (HTTP range requests, an object
+    /// store, an async runtime): from its length and its last bytes (at least the footer; see
+    /// [`footer::metadata_from_tail`] for how to learn how many). Pages are then read from the
+    /// parts pushed with [`FileReader::push`]; a read of bytes not pushed is an
+    /// [`ErrorKind::InvalidArgument`] naming them. [`ScanBuilder::byte_ranges`] says what a
+    /// scan needs: push those before scanning.
+    ///
+    /// ```
+    /// # fn main() -> parket::Result<()> {
+    /// # let file = parket::testing::corpus_file("alltypes_plain.parquet");
+    /// use parket::read::FileReader;
+    /// let fetch = |r: core::ops::Range<u64>| file[r.start as usize..r.end as usize].to_vec();
+    /// let len = file.len() as u64;
+    /// let mut reader = FileReader::from_tail(fetch(len - 1024.min(len)..len), len)?;
+    /// // First the offset indexes the scan plans with (none in this file), then its pages.
+    /// for r in reader.scan().columns(&["id"]).index_ranges(4096)? {
+    ///     reader.push(r.start, fetch(r));
+    /// }
+    /// for r in reader.scan().columns(&["id"]).byte_ranges(4096)? {
+    ///     reader.push(r.start, fetch(r));
+    /// }
+    /// let rows = reader.scan().columns(&["id"]).build()?.records().count();
+    /// assert_eq!(rows, 8);
+    /// # Ok(()) }
+    /// ```
+    pub fn from_tail(tail: Vec<u8>, file_len: u64) -> Result<FileReader<'a>> {
+        let limits = Limits::default();
+        let metadata = footer::metadata_from_tail(&tail, file_len, &limits)?;
+        let start = file_len - tail.len() as u64;
+        Self::open(Source::Pushed(alloc::vec![(start, tail)]), file_len, metadata, limits)
+    }
+
+    /// Adds file bytes from offset `at` to a reader made by [`FileReader::from_tail`]
+    /// (ignored by other readers, which read their source).
+    pub fn push(&mut self, at: u64, bytes: Vec<u8>) {
+        if let Source::Pushed(parts) = &mut self.source {
+            let i = parts.partition_point(|(p, _)| *p < at);
+            parts.insert(i, (at, bytes));
+        }
     }
 
     #[cfg(feature = "std")]
@@ -484,6 +569,7 @@ impl<'a> FileReader<'a> {
         match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
             Source::Owned(b) => SourceRef::Bytes((**b).as_ref()),
+            Source::Pushed(p) => SourceRef::Pushed(p),
             #[cfg(feature = "std")]
             Source::Reader(r) => SourceRef::Reader(&**r),
         }
@@ -545,6 +631,12 @@ impl<'a> FileReader<'a> {
             SourceRef::Bytes(b) => walk::slice(b, 0, range.clone())
                 .map(alloc::borrow::Cow::Borrowed)
                 .ok_or_else(|| Error::truncated("bytes", range.end - range.start, 0)),
+            SourceRef::Pushed(parts) => {
+                let (at, b) = pushed_holding(parts, range.start);
+                walk::slice(b, at, range.clone())
+                    .map(alloc::borrow::Cow::Borrowed)
+                    .ok_or_else(|| not_pushed(range))
+            }
             #[cfg(feature = "std")]
             SourceRef::Reader(r) => {
                 let mut buf = alloc::vec![0; (range.end - range.start) as usize];

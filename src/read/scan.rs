@@ -218,6 +218,30 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         Ok(coalesce(ranges, gap))
     }
 
+    /// The file bytes of the offset indexes of the chunks the scan reads (sorted, merged when
+    /// less than `gap` apart): what a caller who does its own IO pushes before asking for
+    /// [`ScanBuilder::byte_ranges`], which reads them to plan (empty when
+    /// [`ScanBuilder::use_page_index`] is off).
+    pub fn index_ranges(&self, gap: u64) -> Result<Vec<Range<u64>>> {
+        if !self.page_index {
+            return Ok(Vec::new());
+        }
+        let (_, leaves) = self.projection()?;
+        let groups = &self.file.metadata().row_groups;
+        let mut ranges = Vec::new();
+        for plan in self.plan()? {
+            for &leaf in &leaves {
+                let chunk = groups.get(plan.row_group).and_then(|rg| rg.columns.get(leaf));
+                if let Some((Ok(off), Ok(len))) = chunk.and_then(|c| {
+                    Some((u64::try_from(c.offset_index_offset?), u64::try_from(c.offset_index_length?)))
+                }) {
+                    ranges.push(off..off.saturating_add(len));
+                }
+            }
+        }
+        Ok(coalesce(ranges, gap))
+    }
+
     /// The walk of one chunk for `rows`, through its offset index when there is a usable one.
     fn walk(&self, row_group: usize, leaf: usize, rows: &RowRanges) -> Result<PageWalk> {
         let (_, range, _) = self.file.locate_chunk(row_group, leaf)?;
