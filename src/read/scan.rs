@@ -29,7 +29,7 @@
 //! assert_eq!((batch.row_group, batch.num_rows()), (0, 2));
 //! assert_eq!(batch.rows, [2..3, 5..6]);                 // rows 1 (offset), 2, 5, 6 (limit)
 //! let records: Vec<Value> = scan.records().collect::<Result<_, _>>()?;
-//! assert_eq!(records, [Value::Group(vec![Value::Int32(3)])]); // row 6; id is 4 5 6 7 2 3 0 1
+//! assert_eq!(records, [Value::Group(vec![Value::Int32(0)])]); // row 6; id is 4 5 6 7 2 3 0 1
 //! # Ok(()) }
 //! ```
 
