@@ -56,7 +56,7 @@ use alloc::vec::Vec;
 pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
-pub use scan::{Scan, ScanBatch, ScanBuilder};
+pub use scan::{Explain, Scan, ScanBatch, ScanBuilder};
 pub use selection::RowRanges;
 pub use walk::{PageWalk, Step, WalkPage};
 

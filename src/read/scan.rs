@@ -218,6 +218,43 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         Ok(coalesce(ranges, gap))
     }
 
+    /// What the scan would read, stage by stage, without reading a page (the offset indexes
+    /// are read): for `parket cat --explain`.
+    pub fn explain(&self) -> Result<Explain> {
+        let (_, leaves) = self.projection()?;
+        let groups = &self.file.metadata().row_groups;
+        let plan = self.plan()?;
+        let mut e = Explain {
+            row_groups_total: groups.len(),
+            row_groups: plan.len(),
+            rows_total: groups
+                .iter()
+                .map(|g| u64::try_from(g.num_rows).unwrap_or(0))
+                .fold(0, u64::saturating_add),
+            rows: plan.iter().map(|p| p.rows.row_count()).sum(),
+            ..Explain::default()
+        };
+        let mut ranges = Vec::new();
+        for p in &plan {
+            for &leaf in &leaves {
+                e.chunks += 1;
+                let walk = self.walk(p.row_group, leaf, &p.rows)?;
+                match (walk.dictionary_range(), walk.planned_ranges()) {
+                    (Some(d), Some(pages)) => {
+                        e.indexed_chunks += 1;
+                        e.index_pages += walk.index_pages();
+                        e.pages += pages.len();
+                        ranges.push(d);
+                        ranges.extend(pages);
+                    }
+                    _ => ranges.push(walk.chunk_range()),
+                }
+            }
+        }
+        e.bytes = coalesce(ranges, 0).iter().map(|r| r.end - r.start).sum();
+        Ok(e)
+    }
+
     /// The file bytes of the offset indexes of the chunks the scan reads (sorted, merged when
     /// less than `gap` apart): what a caller who does its own IO pushes before asking for
     /// [`ScanBuilder::byte_ranges`], which reads them to plan (empty when
@@ -286,6 +323,29 @@ pub fn coalesce(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
         }
     }
     out
+}
+
+/// What a scan would read: [`ScanBuilder::explain`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Explain {
+    /// Row groups in the file, and those with selected rows.
+    pub row_groups_total: usize,
+    /// Row groups read.
+    pub row_groups: usize,
+    /// Rows in the file, and rows selected (after offset and limit).
+    pub rows_total: u64,
+    /// Rows selected.
+    pub rows: u64,
+    /// Column chunks read, and those read through their offset index.
+    pub chunks: usize,
+    /// Chunks read through their offset index.
+    pub indexed_chunks: usize,
+    /// Data pages the offset indexes of those chunks list, and those read.
+    pub index_pages: usize,
+    /// Data pages read of the indexed chunks.
+    pub pages: usize,
+    /// Bytes of pages to read (whole chunks where there is no usable offset index).
+    pub bytes: u64,
 }
 
 /// Rows of one row group for the same rows of every selected leaf.
