@@ -265,23 +265,43 @@ fn allocation_failure_is_an_error_under_a_2_gib_address_space() {
 fn offset_and_limit_select_rows_as_pyarrow_does() {
     let data = parket::testing::corpus_dir().join("data");
     for (file, offset, limit, cols) in [
-        ("alltypes_tiny_pages.parquet", 3000, 25, "id,string_col,timestamp_col"),
+        (
+            "alltypes_tiny_pages.parquet",
+            3000,
+            25,
+            "id,string_col,timestamp_col",
+        ),
         ("alltypes_tiny_pages.parquet", 7290, 100, "id,bool_col"),
         ("nested_lists.snappy.parquet", 1, 1, "a.list.element"),
     ] {
         let f = data.join(file);
         let out = parket(&[
-            "cat", "--json", "--columns", cols, "--offset", &offset.to_string(), "--limit",
-            &limit.to_string(), f.to_str().unwrap(),
+            "cat",
+            "--json",
+            "--columns",
+            cols,
+            "--offset",
+            &offset.to_string(),
+            "--limit",
+            &limit.to_string(),
+            f.to_str().unwrap(),
         ]);
-        assert!(out.status.success(), "{file}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let py = Command::new("python3")
             .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/interop/rows.py"))
             .arg(&f)
             .args(["--columns", cols])
             .output()
             .unwrap();
-        assert!(py.status.success(), "{file}: {}", String::from_utf8_lossy(&py.stderr));
+        assert!(
+            py.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&py.stderr)
+        );
         let theirs: String = String::from_utf8_lossy(&py.stdout)
             .lines()
             .skip(offset)
@@ -289,10 +309,24 @@ fn offset_and_limit_select_rows_as_pyarrow_does() {
             .map(|l| format!("{l}\n"))
             .collect();
         let ours = String::from_utf8_lossy(&out.stdout);
-        assert!(ours == theirs, "{file} --offset {offset}: {}", first_difference(&ours, &theirs));
+        assert!(
+            ours == theirs,
+            "{file} --offset {offset}: {}",
+            first_difference(&ours, &theirs)
+        );
     }
     let f = data.join("alltypes_tiny_pages.parquet");
-    let out = parket(&["cat", "--explain", "--columns", "id", "--offset", "3000", "--limit", "1", f.to_str().unwrap()]);
+    let out = parket(&[
+        "cat",
+        "--explain",
+        "--columns",
+        "id",
+        "--offset",
+        "3000",
+        "--limit",
+        "1",
+        f.to_str().unwrap(),
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("rows: 1 of 7300"), "{text}");
     assert!(text.contains("pages of indexed chunks: 1 of "), "{text}");

@@ -30,7 +30,13 @@ fn sample(n: usize) -> (Schema, Vec<Value>) {
                     0 => Value::Null,
                     k => Value::List(
                         (0..k)
-                            .map(|j| if j == 2 { Value::Null } else { Value::Int32((i + j) as i32) })
+                            .map(|j| {
+                                if j == 2 {
+                                    Value::Null
+                                } else {
+                                    Value::Int32((i + j) as i32)
+                                }
+                            })
                             .collect(),
                     ),
                 },
@@ -82,7 +88,11 @@ fn selected_rows_equal_the_full_read() {
                 })
                 .collect();
             let sel = RowRanges::from_ranges(ranges);
-            let offset = if round % 3 == 0 { rng(&mut seed) % 50 } else { 0 };
+            let offset = if round % 3 == 0 {
+                rng(&mut seed) % 50
+            } else {
+                0
+            };
             let limit = (round % 4 == 0).then(|| rng(&mut seed) % 400);
             let batch = 1 + (rng(&mut seed) % 700) as usize;
             let mut expected: Vec<Value> = (0..2600u64)
@@ -104,7 +114,12 @@ fn selected_rows_equal_the_full_read() {
                     if let Some(l) = limit {
                         b = b.limit(l);
                     }
-                    let got: Vec<Value> = b.build().unwrap().records().collect::<Result<_, _>>().unwrap();
+                    let got: Vec<Value> = b
+                        .build()
+                        .unwrap()
+                        .records()
+                        .collect::<Result<_, _>>()
+                        .unwrap();
                     assert_eq!(got, expected, "{name} round {round} index {use_index}");
                 }
             }
@@ -119,7 +134,10 @@ fn selected_rows_equal_the_full_read() {
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(ids.len(), 2600);
-        assert_eq!(ids[3], Value::Group(vec![records[3].clone().into_group()[2].clone()]));
+        assert_eq!(
+            ids[3],
+            Value::Group(vec![records[3].clone().into_group()[2].clone()])
+        );
     }
 }
 
@@ -185,12 +203,20 @@ fn pages_outside_the_selection_are_never_read() {
     let mut expected = Vec::new();
     for c in 0..3 {
         let oi = meta.offset_index(1, c).unwrap().unwrap();
-        let loc = oi.page_locations.iter().find(|l| l.first_row_index == 200).unwrap();
+        let loc = oi
+            .page_locations
+            .iter()
+            .find(|l| l.first_row_index == 200)
+            .unwrap();
         expected.push(loc.offset as u64..(loc.offset + loc.compressed_page_size as i64) as u64);
     }
     expected.sort_by_key(|r| r.start);
     assert_eq!(parket::read::scan::coalesce(expected, 0), ranges);
-    assert!(page_bytes * 50 < bytes.len() as u64, "{page_bytes} of {}", bytes.len());
+    assert!(
+        page_bytes * 50 < bytes.len() as u64,
+        "{page_bytes} of {}",
+        bytes.len()
+    );
     let got = parket::levels::assemble(scan.schema(), &batch.columns).unwrap();
     assert_eq!(got, [records[1234].clone()]);
 }
@@ -244,12 +270,18 @@ fn a_function_returns_the_rows_of_a_file_it_opened() {
 fn the_corpus_scans_like_it_reads() {
     let dir = std::env::var_os("PARQUET_TEST_DATA")
         .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing"));
-    let Ok(entries) = std::fs::read_dir(dir.join("data")) else { return };
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/parquet-testing")
+        });
+    let Ok(entries) = std::fs::read_dir(dir.join("data")) else {
+        return;
+    };
     let mut n = 0;
     for e in entries.flatten() {
         let path = e.path();
-        let Ok(bytes) = std::fs::read(&path) else { continue };
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
         if path.extension().is_some_and(|x| x == "parquet") && bytes.len() < (1 << 20) {
             parket::read::fuzz::fuzz_file(&bytes);
             n += 1;
@@ -270,15 +302,23 @@ fn pushed_bytes_scan_like_the_file() {
         fetched.set(fetched.get() + (r.end - r.start));
         bytes[r.start as usize..r.end as usize].to_vec()
     };
-    let e = parket::read::footer::metadata_from_tail(&fetch(len - 8..len), len, &Default::default())
-        .unwrap_err();
+    let e =
+        parket::read::footer::metadata_from_tail(&fetch(len - 8..len), len, &Default::default())
+            .unwrap_err();
     let parket::ErrorKind::Truncated { needed, .. } = *e.kind() else {
         panic!("{e}")
     };
     let mut file = FileReader::from_tail(fetch(len - needed..len), len).unwrap();
     let sel = RowRanges::from_ranges([5..7, 1990..2100]);
     // Before anything is pushed, a scan names the bytes it lacks.
-    let e = file.scan().rows(sel.clone()).use_page_index(false).build().unwrap().next().unwrap();
+    let e = file
+        .scan()
+        .rows(sel.clone())
+        .use_page_index(false)
+        .build()
+        .unwrap()
+        .next()
+        .unwrap();
     assert!(e.unwrap_err().to_string().contains("were not pushed"));
     for r in file.scan().rows(sel.clone()).index_ranges(64).unwrap() {
         file.push(r.start, fetch(r));
@@ -287,8 +327,23 @@ fn pushed_bytes_scan_like_the_file() {
     for r in pages.clone() {
         file.push(r.start, fetch(r));
     }
-    let got: Vec<Value> = file.scan().rows(sel.clone()).build().unwrap().records().collect::<Result<_, _>>().unwrap();
-    let expected: Vec<Value> = [5..7, 1990..2100].into_iter().flatten().map(|i| records[i].clone()).collect();
+    let got: Vec<Value> = file
+        .scan()
+        .rows(sel.clone())
+        .build()
+        .unwrap()
+        .records()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let expected: Vec<Value> = [5..7, 1990..2100]
+        .into_iter()
+        .flatten()
+        .map(|i| records[i].clone())
+        .collect();
     assert_eq!(got, expected);
-    assert!(fetched.get() * 2 < len, "fetched {} of {len}", fetched.get());
+    assert!(
+        fetched.get() * 2 < len,
+        "fetched {} of {len}",
+        fetched.get()
+    );
 }

@@ -559,7 +559,8 @@ pub fn check(
 /// are skipped and rows are skipped inside pages) must give exactly those records.
 fn same_scan(file: &FileReader<'_>, records: &[Value]) -> std::result::Result<(), String> {
     let n = records.len() as u64;
-    let sel = parket::read::RowRanges::from_ranges((0..n.div_ceil(7)).map(|k| k * 7 + 1..k * 7 + 4));
+    let sel =
+        parket::read::RowRanges::from_ranges((0..n.div_ceil(7)).map(|k| k * 7 + 1..k * 7 + 4));
     for use_index in [true, false] {
         let got = file
             .scan()

@@ -179,7 +179,9 @@ impl<'a> PageStream<'a> {
                 return Ok(None);
             }
             let mut buf = core::mem::take(&mut self.buf);
-            let found = self.source.next_page(&mut self.walk, &mut buf, &mut self.buf_at);
+            let found = self
+                .source
+                .next_page(&mut self.walk, &mut buf, &mut self.buf_at);
             self.buf = buf;
             let Some(page) = found? else {
                 if indexed {
@@ -223,8 +225,8 @@ impl<'a> PageStream<'a> {
             }
             #[cfg(feature = "std")]
             SourceRef::Reader(_) => {
-                let body = super::walk::slice(&self.buf, self.buf_at, page.body.clone())
-                    .unwrap_or(&[]);
+                let body =
+                    super::walk::slice(&self.buf, self.buf_at, page.body.clone()).unwrap_or(&[]);
                 self.decoder.decode_page(header, body, out)
             }
         }

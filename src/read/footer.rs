@@ -150,9 +150,10 @@ pub fn metadata_from_tail(tail: &[u8], file_len: u64, limits: &Limits) -> Result
     if file_len < (MAGIC.len() + TAIL_LEN) as u64 || (tail.len() as u64) > file_len {
         return Err(short());
     }
-    let last = tail.len().checked_sub(TAIL_LEN).ok_or_else(|| {
-        Error::truncated("the file's tail", TAIL_LEN as u64, tail.len() as u64)
-    })?;
+    let last = tail
+        .len()
+        .checked_sub(TAIL_LEN)
+        .ok_or_else(|| Error::truncated("the file's tail", TAIL_LEN as u64, tail.len() as u64))?;
     let mut t = [0u8; 8];
     t.copy_from_slice(tail.get(last..).unwrap_or(&[0; 8]));
     let tail_offset = file_len - TAIL_LEN as u64;
@@ -161,7 +162,11 @@ pub fn metadata_from_tail(tail: &[u8], file_len: u64, limits: &Limits) -> Result
     let needed = file_len - start;
     let from = tail.len() as u64 - needed.min(tail.len() as u64);
     if (tail.len() as u64) < needed {
-        return Err(Error::truncated("the file's tail (footer included)", needed, tail.len() as u64));
+        return Err(Error::truncated(
+            "the file's tail (footer included)",
+            needed,
+            tail.len() as u64,
+        ));
     }
     let footer = tail.get(from as usize..last).unwrap_or(&[]);
     FileMetaData::decode_with_limits(footer, limits).map_err(|e| e.offset_by(start))

@@ -208,7 +208,12 @@ fn scan_equals_whole(slice: &FileReader<'_>, stream: &FileReader<'_>, whole: Opt
         .min(1 << 20);
     let sel = super::RowRanges::from_ranges((0..total.div_ceil(9)).map(|k| k * 9 + 2..k * 9 + 5));
     let scan = |f: &FileReader<'_>| -> Result<alloc::vec::Vec<Value>> {
-        f.scan().rows(sel.clone()).batch_size(7).build()?.records().collect()
+        f.scan()
+            .rows(sel.clone())
+            .batch_size(7)
+            .build()?
+            .records()
+            .collect()
     };
     let (a, b) = (scan(slice), scan(stream));
     agree(&|| String::from("scan"), &a, &b, |x, y| {
@@ -223,7 +228,10 @@ fn scan_equals_whole(slice: &FileReader<'_>, stream: &FileReader<'_>, whole: Opt
             .collect();
         assert_eq!(got.len(), expected.len(), "scan: another number of records");
         for (n, (g, e)) in got.iter().zip(expected).enumerate() {
-            assert!(g.bit_eq(e), "scan: selected record {n} differs from the whole read");
+            assert!(
+                g.bit_eq(e),
+                "scan: selected record {n} differs from the whole read"
+            );
         }
     }
 }

@@ -236,7 +236,9 @@ impl SourceRef<'_> {
             #[cfg(feature = "std")]
             SourceRef::Reader(_) => walk::slice(window, at, range.clone()),
         };
-        bytes.ok_or_else(|| Error::truncated("page body", range.end - range.start, 0).at_offset(range.start))
+        bytes.ok_or_else(|| {
+            Error::truncated("page body", range.end - range.start, 0).at_offset(range.start)
+        })
     }
 }
 
@@ -282,7 +284,8 @@ impl Iterator for IntoRecords<'_> {
             if let Some(v) = self.ready.next() {
                 return Some(Ok(v));
             }
-            if self.failed || self.row_group >= self.file.num_row_groups() || self.leaves.is_empty() {
+            if self.failed || self.row_group >= self.file.num_row_groups() || self.leaves.is_empty()
+            {
                 return None;
             }
             let rg = self.row_group;
@@ -421,7 +424,12 @@ impl<'a> FileReader<'a> {
         let limits = Limits::default();
         let metadata = footer::metadata_from_tail(&tail, file_len, &limits)?;
         let start = file_len - tail.len() as u64;
-        Self::open(Source::Pushed(alloc::vec![(start, tail)]), file_len, metadata, limits)
+        Self::open(
+            Source::Pushed(alloc::vec![(start, tail)]),
+            file_len,
+            metadata,
+            limits,
+        )
     }
 
     /// Adds file bytes from offset `at` to a reader made by [`FileReader::from_tail`]

@@ -136,8 +136,7 @@ impl<'f> RowGroupRecords<'f> {
                         .readers
                         .get_mut(i)
                         .ok_or_else(|| Error::invalid_argument("column index out of range"))?;
-                    self.assembler
-                        .push_page(i, |buf| reader.append_page(buf))?;
+                    self.assembler.push_page(i, |buf| reader.append_page(buf))?;
                 }
             }
         }

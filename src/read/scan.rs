@@ -141,11 +141,16 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         let mut limit = self.limit.unwrap_or(u64::MAX);
         let mut out = Vec::new();
         for (i, rg) in groups.iter().enumerate() {
-            let n = u64::try_from(rg.num_rows)
-                .map_err(|_| Error::out_of_range("RowGroup.num_rows", rg.num_rows).in_row_group(i))?;
+            let n = u64::try_from(rg.num_rows).map_err(|_| {
+                Error::out_of_range("RowGroup.num_rows", rg.num_rows).in_row_group(i)
+            })?;
             let start = base;
             base = base.saturating_add(n);
-            if self.row_groups.as_ref().is_some_and(|v| v.binary_search(&i).is_err()) {
+            if self
+                .row_groups
+                .as_ref()
+                .is_some_and(|v| v.binary_search(&i).is_err())
+            {
                 continue;
             }
             let local = match &self.rows {
@@ -268,9 +273,14 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         let mut ranges = Vec::new();
         for plan in self.plan()? {
             for &leaf in &leaves {
-                let chunk = groups.get(plan.row_group).and_then(|rg| rg.columns.get(leaf));
+                let chunk = groups
+                    .get(plan.row_group)
+                    .and_then(|rg| rg.columns.get(leaf));
                 if let Some((Ok(off), Ok(len))) = chunk.and_then(|c| {
-                    Some((u64::try_from(c.offset_index_offset?), u64::try_from(c.offset_index_length?)))
+                    Some((
+                        u64::try_from(c.offset_index_offset?),
+                        u64::try_from(c.offset_index_length?),
+                    ))
                 }) {
                     ranges.push(off..off.saturating_add(len));
                 }
@@ -764,11 +774,11 @@ impl<'a> FileReader<'a> {
             .get(row_group)
             .and_then(|rg| rg.columns.get(column))
             .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
-        let (Some(off), Some(len)) = (chunk.offset_index_offset, chunk.offset_index_length)
-        else {
+        let (Some(off), Some(len)) = (chunk.offset_index_offset, chunk.offset_index_length) else {
             return Ok(None);
         };
-        let start = u64::try_from(off).map_err(|_| Error::out_of_range("offset_index_offset", off))?;
+        let start =
+            u64::try_from(off).map_err(|_| Error::out_of_range("offset_index_offset", off))?;
         let len = u64::try_from(len)
             .map_err(|_| Error::out_of_range("offset_index_length", len.into()))?;
         self.limits().check_metadata_bytes(len)?;

@@ -62,7 +62,9 @@ impl RowRanges {
     /// Whether any row of `rows` is selected.
     pub fn intersects(&self, rows: Range<u64>) -> bool {
         let i = self.ranges.partition_point(|r| r.end <= rows.start);
-        self.ranges.get(i).is_some_and(|r| r.start < rows.end && rows.start < rows.end)
+        self.ranges
+            .get(i)
+            .is_some_and(|r| r.start < rows.end && rows.start < rows.end)
     }
 
     /// The rows in both.

@@ -107,7 +107,12 @@ pub struct PageWalk {
 impl PageWalk {
     /// The in-order walk over the chunk `meta` of a file of `file_len` bytes whose row group
     /// has `num_rows` rows. Errors when the chunk's offsets and sizes are out of range.
-    pub fn new(meta: &ColumnMetaData, file_len: u64, num_rows: i64, limits: Limits) -> Result<Self> {
+    pub fn new(
+        meta: &ColumnMetaData,
+        file_len: u64,
+        num_rows: i64,
+        limits: Limits,
+    ) -> Result<Self> {
         Ok(Self::from_range(
             ChunkRange::new(meta, file_len, num_rows)?,
             file_len,
@@ -247,8 +252,7 @@ impl PageWalk {
         } else {
             self.range.end
         };
-        if self.pos < end && (self.located.is_some() || self.values_seen < self.range.num_values)
-        {
+        if self.pos < end && (self.located.is_some() || self.values_seen < self.range.num_values) {
             return self.in_order(window, at, end);
         }
         let Some((pages, next)) = self.located.as_mut() else {
@@ -301,14 +305,21 @@ impl PageWalk {
         let held = slice_from(window, at, pos);
         let (header, header_len) = match crate::thrift::decode_prefix::<PageHeader>(held, depth) {
             Ok(v) => v,
-            Err(e) if matches!(e.kind(), ErrorKind::Truncated { .. }) && (held.len() as u64) < cap => {
-                let want = (held.len() as u64).saturating_mul(4).max(HEADER_PREFIX).min(cap);
+            Err(e)
+                if matches!(e.kind(), ErrorKind::Truncated { .. }) && (held.len() as u64) < cap =>
+            {
+                let want = (held.len() as u64)
+                    .saturating_mul(4)
+                    .max(HEADER_PREFIX)
+                    .min(cap);
                 return Ok(Step::Need(pos..pos + want));
             }
             Err(e) => return Err(e.offset_by(pos)),
         };
         let size = body_size(&header)?;
-        self.limits.check_page_bytes(size).map_err(|e| e.at_offset(pos))?;
+        self.limits
+            .check_page_bytes(size)
+            .map_err(|e| e.at_offset(pos))?;
         let body_at = pos + header_len as u64;
         let body_end = body_at.saturating_add(size);
         // Seen in the wild: the last page may end past total_compressed_size
@@ -355,8 +366,9 @@ impl PageWalk {
 
 /// `compressed_page_size`, checked non-negative.
 fn body_size(header: &PageHeader) -> Result<u64> {
-    u64::try_from(header.compressed_page_size)
-        .map_err(|_| Error::out_of_range("compressed_page_size", header.compressed_page_size.into()))
+    u64::try_from(header.compressed_page_size).map_err(|_| {
+        Error::out_of_range("compressed_page_size", header.compressed_page_size.into())
+    })
 }
 
 /// The level positions a data page header declares (0 for other pages and negative counts).
@@ -459,7 +471,9 @@ mod tests {
         assert_eq!(asked, [4..len]);
         // Over the whole file at once: no request at all.
         let mut walk = PageWalk::from_range(meta, len, Limits::default());
-        assert!(matches!(walk.step(&file, 0).unwrap(), Step::Page(p) if p.body.end - p.body.start == 4));
+        assert!(
+            matches!(walk.step(&file, 0).unwrap(), Step::Page(p) if p.body.end - p.body.start == 4)
+        );
     }
 
     #[test]
@@ -474,9 +488,15 @@ mod tests {
         assert!(walk.uses_index());
         let (pages, asked) = drive(walk, &file);
         let l = &locs[2];
-        assert_eq!(asked, [l.offset as u64..(l.offset + l.compressed_page_size as i64) as u64]);
+        assert_eq!(
+            asked,
+            [l.offset as u64..(l.offset + l.compressed_page_size as i64) as u64]
+        );
         assert_eq!((pages.len(), pages[0].rows.clone()), (1, Some(2..3)));
-        assert_eq!(&file[pages[0].body.start as usize..pages[0].body.end as usize], 2i32.to_le_bytes());
+        assert_eq!(
+            &file[pages[0].body.start as usize..pages[0].body.end as usize],
+            2i32.to_le_bytes()
+        );
     }
 
     #[test]
@@ -484,16 +504,19 @@ mod tests {
         let (file, meta, locs) = chunk(3);
         let len = file.len() as u64;
         let lies: [fn(&mut Vec<PageLocation>); 5] = [
-            |l| l.swap(0, 1),                       // out of order
-            |l| l[1].offset = 1 << 40,              // outside the chunk
-            |l| l[2].first_row_index = 1,           // rows not increasing
-            |l| l[0].first_row_index = 1,           // not starting at row 0
-            |l| l[2].first_row_index = 7,           // past the row group
+            |l| l.swap(0, 1),             // out of order
+            |l| l[1].offset = 1 << 40,    // outside the chunk
+            |l| l[2].first_row_index = 1, // rows not increasing
+            |l| l[0].first_row_index = 1, // not starting at row 0
+            |l| l[2].first_row_index = 7, // past the row group
         ];
         for lie in lies {
             let mut page_locations = locs.clone();
             lie(&mut page_locations);
-            let index = OffsetIndex { page_locations, unencoded_byte_array_data_bytes: None };
+            let index = OffsetIndex {
+                page_locations,
+                unencoded_byte_array_data_bytes: None,
+            };
             let walk = PageWalk::from_range(meta, len, Limits::default())
                 .with_offset_index(&index, &RowRanges::from_ranges([0..1]));
             assert!(!walk.uses_index());
@@ -502,7 +525,10 @@ mod tests {
         // A size that disagrees with the header is an error at that page.
         let mut page_locations = locs.clone();
         page_locations[1].compressed_page_size -= 1;
-        let index = OffsetIndex { page_locations, unencoded_byte_array_data_bytes: None };
+        let index = OffsetIndex {
+            page_locations,
+            unencoded_byte_array_data_bytes: None,
+        };
         let mut walk = PageWalk::from_range(meta, len, Limits::default())
             .with_offset_index(&index, &RowRanges::from_ranges([1..2]));
         let e = walk.step(&file, 0).unwrap_err();

@@ -63,7 +63,12 @@ pub fn cat(mut args: Args) -> Result<(), String> {
             )
         };
     let schema = match &selected {
-        Some(c) => file.schema().project(c).map_err(|e| file_error(&path, e))?.0,
+        Some(c) => {
+            file.schema()
+                .project(c)
+                .map_err(|e| file_error(&path, e))?
+                .0
+        }
         None => file.schema().clone(),
     };
     let stdout = std::io::stdout();
@@ -99,10 +104,7 @@ fn print_explain(e: &parket::read::Explain) -> Result<(), String> {
         "column chunks: {} ({} through the offset index)",
         e.chunks, e.indexed_chunks
     );
-    println!(
-        "pages of indexed chunks: {} of {}",
-        e.pages, e.index_pages
-    );
+    println!("pages of indexed chunks: {} of {}", e.pages, e.index_pages);
     println!("bytes to read: {}", e.bytes);
     Ok(())
 }
