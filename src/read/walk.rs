@@ -19,8 +19,8 @@
 //!   meet a selection are asked for, each exactly (`offset .. offset + compressed_page_size`);
 //!   a dictionary page before the first location is walked in order first. Pages outside the
 //!   selection are never asked for. An index that contradicts the chunk (a location outside
-//!   it, out of order or overlapping, first rows not increasing from 0 within the row group)
-//!   is not used: the walk falls back to the in-order walk, which gives the same pages. A page
+//!   it, locations that do not tile the chunk's data pages back to back up to its end, first
+//!   rows not increasing from 0 within the row group) is not used: the walk falls back to the in-order walk, which gives the same pages. A page
 //!   header that disagrees with its location is an error.
 //!
 //! For example, a chunk at offset 4 with a 13-byte header and a 32-byte dictionary body:
@@ -217,7 +217,10 @@ impl PageWalk {
                 None => n_rows,
             };
             let end = offset.checked_add(len)?;
-            if len == 0 || offset < prev_end || end > self.range.end || row >= next_row {
+            // Spec (PageIndex.md): the locations are the chunk's data pages in order. They must
+            // tile the chunk back to back, so that no page can hide between two of them.
+            if len == 0 || (i > 0 && offset != prev_end) || end > self.range.end || row >= next_row
+            {
                 return None;
             }
             if next_row > n_rows {
@@ -231,7 +234,13 @@ impl PageWalk {
                 ordinal: i,
             });
         }
+        if prev_end != self.range.end {
+            return None;
+        }
         let dict_end = u64::try_from(first.offset).ok()?;
+        if dict_end < self.range.start {
+            return None;
+        }
         // The pages before the first location are the dictionary page: ordinals shift by one
         // when there is one.
         if dict_end > self.range.start {
@@ -503,12 +512,15 @@ mod tests {
     fn a_lying_offset_index_is_not_used() {
         let (file, meta, locs) = chunk(3);
         let len = file.len() as u64;
-        let lies: [fn(&mut Vec<PageLocation>); 5] = [
+        let lies: [fn(&mut Vec<PageLocation>); 6] = [
             |l| l.swap(0, 1),             // out of order
             |l| l[1].offset = 1 << 40,    // outside the chunk
             |l| l[2].first_row_index = 1, // rows not increasing
             |l| l[0].first_row_index = 1, // not starting at row 0
             |l| l[2].first_row_index = 7, // past the row group
+            |l| {
+                l.remove(1); // a page left out
+            },
         ];
         for lie in lies {
             let mut page_locations = locs.clone();
@@ -524,7 +536,9 @@ mod tests {
         }
         // A size that disagrees with the header is an error at that page.
         let mut page_locations = locs.clone();
-        page_locations[1].compressed_page_size -= 1;
+        page_locations[1].compressed_page_size -= 1; // still back to back, but not the pages
+        page_locations[2].offset -= 1;
+        page_locations[2].compressed_page_size += 1;
         let index = OffsetIndex {
             page_locations,
             unencoded_byte_array_data_bytes: None,
