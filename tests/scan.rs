@@ -2,6 +2,8 @@
 //! without the page index, over a slice and a `Read + Seek`; pages outside the selection are
 //! never read (a counting reader checks the bytes); row groups scanned from several threads.
 
+#![allow(clippy::single_range_in_vec_init)]
+
 use std::io::{Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;

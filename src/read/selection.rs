@@ -27,7 +27,7 @@ impl RowRanges {
 
     /// Rows `0..n`.
     pub fn all(n: u64) -> Self {
-        Self::from_ranges([0..n])
+        Self::from_ranges(core::iter::once(0..n))
     }
 
     /// The union of `ranges` (in any order, overlapping or empty ones allowed).

@@ -48,6 +48,8 @@ use super::selection::RowRanges;
 const HEADER_PREFIX: u64 = 256;
 
 /// What [`PageWalk::step`] answers.
+// A step is returned once per page and matched at once; boxing the page would allocate per page.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Step {
     /// The walk needs these file bytes (all of them, in one window) to go on.
@@ -407,6 +409,7 @@ fn slice_from(window: &[u8], at: u64, pos: u64) -> &[u8] {
 }
 
 #[cfg(test)]
+#[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
     use crate::format::{DataPageHeader, Encoding, PageLocation};
