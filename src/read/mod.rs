@@ -48,7 +48,6 @@ pub mod scan;
 pub mod selection;
 pub mod walk;
 
-#[cfg(feature = "std")]
 use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -218,6 +217,7 @@ impl SourceRef<'_> {
 
     /// The bytes `range` of the file, once [`SourceRef::next_page`] returned the page they
     /// belong to (the caller's `window` and `at` as passed to it).
+    #[cfg_attr(not(feature = "std"), allow(unused_variables))]
     pub(crate) fn page_bytes<'w>(
         &self,
         range: core::ops::Range<u64>,
