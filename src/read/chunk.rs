@@ -219,10 +219,6 @@ impl<'a> PageStream<'a> {
                 let body = super::walk::slice(data, 0, page.body.clone()).unwrap_or(&[]);
                 self.decoder.decode_borrowed_page(header, body, out)
             }
-            SourceRef::Pushed(_) => {
-                let body = self.source.page_bytes(page.body.clone(), &[], 0)?;
-                self.decoder.decode_borrowed_page(header, body, out)
-            }
             #[cfg(feature = "std")]
             SourceRef::Reader(_) => {
                 let body =

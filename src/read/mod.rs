@@ -131,8 +131,9 @@ impl<R: std::io::Read + std::io::Seek> ReadAt for core::cell::RefCell<R> {
 /// Where the file's bytes come from.
 enum Source<'a> {
     Bytes(&'a [u8]),
-    /// Parts of the file that a caller fetched and pushed in: (file offset, bytes), sorted.
-    Pushed(Vec<(u64, Vec<u8>)>),
+    /// Parts of the file that a caller fetched and pushed in.
+    #[cfg(feature = "std")]
+    Pushed(Pushed),
     /// Bytes the reader owns (a `Vec<u8>`, an `Arc<[u8]>`, ...).
     Owned(Box<dyn AsRef<[u8]> + Send + Sync + 'a>),
     #[cfg(feature = "std")]
@@ -143,7 +144,6 @@ enum Source<'a> {
 #[derive(Clone, Copy)]
 pub(crate) enum SourceRef<'r> {
     Bytes(&'r [u8]),
-    Pushed(&'r [(u64, Vec<u8>)]),
     #[cfg(feature = "std")]
     Reader(&'r (dyn ReadAt + Sync)),
 }
@@ -151,6 +151,7 @@ pub(crate) enum SourceRef<'r> {
 impl SourceRef<'_> {
     /// Steps `walk` to its next page, fetching what it asks for into `window` (file bytes from
     /// `*at`; unused over a byte slice, which is handed whole). `None` when the walk is done.
+    #[cfg_attr(not(feature = "std"), allow(unused_variables))]
     pub(crate) fn next_page(
         &self,
         walk: &mut walk::PageWalk,
@@ -162,10 +163,6 @@ impl SourceRef<'_> {
         for _ in 0..64 {
             let step = match self {
                 SourceRef::Bytes(data) => walk.step(data, 0)?,
-                SourceRef::Pushed(parts) => {
-                    let (p_at, bytes) = pushed_holding(parts, *at);
-                    walk.step(bytes, p_at)?
-                }
                 #[cfg(feature = "std")]
                 SourceRef::Reader(_) => walk.step(window, *at)?,
             };
@@ -175,22 +172,6 @@ impl SourceRef<'_> {
                 walk::Step::Need(r) => match self {
                     SourceRef::Bytes(_) => {
                         return Err(Error::truncated("page", r.end - r.start, 0).at_offset(r.start))
-                    }
-                    SourceRef::Pushed(parts) => {
-                        // The part that holds the start of what is asked: the walk takes what
-                        // it holds, and asks again for the same only when that is not enough.
-                        if *at == r.start && !window.is_empty() {
-                            return Err(not_pushed(r));
-                        }
-                        let (p_at, bytes) = pushed_holding(parts, r.start);
-                        if bytes.is_empty() {
-                            return Err(not_pushed(r));
-                        }
-                        // `window` only marks that the walk was handed the part at `at`.
-                        let _ = p_at;
-                        *at = r.start;
-                        window.clear();
-                        window.push(0);
                     }
                     #[cfg(feature = "std")]
                     SourceRef::Reader(reader) => {
@@ -229,10 +210,6 @@ impl SourceRef<'_> {
     {
         let bytes = match self {
             SourceRef::Bytes(data) => walk::slice(data, 0, range.clone()),
-            SourceRef::Pushed(parts) => {
-                let (p_at, b) = pushed_holding(parts, range.start);
-                walk::slice(b, p_at, range.clone())
-            }
             #[cfg(feature = "std")]
             SourceRef::Reader(_) => walk::slice(window, at, range.clone()),
         };
@@ -242,21 +219,37 @@ impl SourceRef<'_> {
     }
 }
 
-/// The pushed part that holds file offset `pos` (its offset and bytes; empty when none does).
-fn pushed_holding(parts: &[(u64, Vec<u8>)], pos: u64) -> (u64, &[u8]) {
-    let i = parts.partition_point(|(at, _)| *at <= pos);
-    match i.checked_sub(1).and_then(|i| parts.get(i)) {
-        Some((at, b)) if pos - at < b.len() as u64 || (pos == *at) => (*at, b),
-        _ => (pos, &[]),
-    }
+/// Parts of a file that a caller fetched and pushed in ([`FileReader::from_tail`]): (file
+/// offset, bytes), sorted by offset.
+#[cfg(feature = "std")]
+struct Pushed {
+    len: u64,
+    parts: Vec<(u64, Vec<u8>)>,
 }
 
-#[cold]
-fn not_pushed(r: core::ops::Range<u64>) -> Error {
-    Error::invalid_argument_fmt(format_args!(
-        "file bytes {}..{} were not pushed (see ScanBuilder::byte_ranges)",
-        r.start, r.end
-    ))
+#[cfg(feature = "std")]
+impl ReadAt for Pushed {
+    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
+        let end = pos.saturating_add(buf.len() as u64);
+        let i = self.parts.partition_point(|(at, _)| *at <= pos);
+        let held = i
+            .checked_sub(1)
+            .and_then(|i| self.parts.get(i))
+            .and_then(|(at, b)| walk::slice(b, *at, pos..end));
+        match held {
+            Some(b) => {
+                buf.copy_from_slice(b);
+                Ok(())
+            }
+            None => Err(Error::invalid_argument_fmt(format_args!(
+                "file bytes {pos}..{end} were not pushed (see ScanBuilder::byte_ranges)"
+            ))),
+        }
+    }
+
+    fn len(&self) -> Result<u64> {
+        Ok(self.len)
+    }
 }
 
 /// The records of a file whose reader the iterator owns: [`FileReader::into_records`].
@@ -420,12 +413,16 @@ impl<'a> FileReader<'a> {
     /// assert_eq!(rows, 8);
     /// # Ok(()) }
     /// ```
+    #[cfg(feature = "std")]
     pub fn from_tail(tail: Vec<u8>, file_len: u64) -> Result<FileReader<'a>> {
         let limits = Limits::default();
         let metadata = footer::metadata_from_tail(&tail, file_len, &limits)?;
         let start = file_len - tail.len() as u64;
         Self::open(
-            Source::Pushed(alloc::vec![(start, tail)]),
+            Source::Pushed(Pushed {
+                len: file_len,
+                parts: alloc::vec![(start, tail)],
+            }),
             file_len,
             metadata,
             limits,
@@ -434,10 +431,11 @@ impl<'a> FileReader<'a> {
 
     /// Adds file bytes from offset `at` to a reader made by [`FileReader::from_tail`]
     /// (ignored by other readers, which read their source).
+    #[cfg(feature = "std")]
     pub fn push(&mut self, at: u64, bytes: Vec<u8>) {
-        if let Source::Pushed(parts) = &mut self.source {
-            let i = parts.partition_point(|(p, _)| *p < at);
-            parts.insert(i, (at, bytes));
+        if let Source::Pushed(p) = &mut self.source {
+            let i = p.parts.partition_point(|(p, _)| *p < at);
+            p.parts.insert(i, (at, bytes));
         }
     }
 
@@ -577,7 +575,8 @@ impl<'a> FileReader<'a> {
         match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
             Source::Owned(b) => SourceRef::Bytes((**b).as_ref()),
-            Source::Pushed(p) => SourceRef::Pushed(p),
+            #[cfg(feature = "std")]
+            Source::Pushed(p) => SourceRef::Reader(p),
             #[cfg(feature = "std")]
             Source::Reader(r) => SourceRef::Reader(&**r),
         }
@@ -639,12 +638,6 @@ impl<'a> FileReader<'a> {
             SourceRef::Bytes(b) => walk::slice(b, 0, range.clone())
                 .map(alloc::borrow::Cow::Borrowed)
                 .ok_or_else(|| Error::truncated("bytes", range.end - range.start, 0)),
-            SourceRef::Pushed(parts) => {
-                let (at, b) = pushed_holding(parts, range.start);
-                walk::slice(b, at, range.clone())
-                    .map(alloc::borrow::Cow::Borrowed)
-                    .ok_or_else(|| not_pushed(range))
-            }
             #[cfg(feature = "std")]
             SourceRef::Reader(r) => {
                 let mut buf = alloc::vec![0; (range.end - range.start) as usize];

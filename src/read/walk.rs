@@ -319,10 +319,10 @@ impl PageWalk {
             Err(e)
                 if matches!(e.kind(), ErrorKind::Truncated { .. }) && (held.len() as u64) < cap =>
             {
-                let want = (held.len() as u64)
-                    .saturating_mul(4)
-                    .max(HEADER_PREFIX)
-                    .min(cap);
+                // The first prefix stays inside the chunk (a caller who fetched exactly the
+                // chunk has it); a header that runs past its end grows it beyond.
+                let first = HEADER_PREFIX.min(self.range.end.saturating_sub(pos).max(1));
+                let want = (held.len() as u64).saturating_mul(4).max(first).min(cap);
                 return Ok(Step::Need(pos..pos + want));
             }
             Err(e) => return Err(e.offset_by(pos)),
@@ -479,8 +479,8 @@ mod tests {
         let (pages, asked) = drive(walk, &file);
         assert_eq!(pages.len(), 3);
         assert_eq!(pages[1].offset, locs[1].offset as u64);
-        // The first prefix is capped by the file; it holds every page, so nothing more is asked.
-        assert_eq!(asked, [4..len]);
+        // The first prefix is capped by the chunk; it holds every page, so nothing more is asked.
+        assert_eq!(asked, [4..len - 4]);
         // Over the whole file at once: no request at all.
         let mut walk = PageWalk::from_range(meta, len, Limits::default());
         assert!(
