@@ -349,3 +349,68 @@ fn pushed_bytes_scan_like_the_file() {
         fetched.get()
     );
 }
+
+/// A predicate: exactly the matching rows (the expected ones computed here from the records
+/// written), row groups and pages pruned, offset and limit counted in matching rows.
+#[test]
+fn predicates_give_exactly_the_matching_rows() {
+    use parket::predicate::{col, Predicate};
+    let (schema, records) = sample(2600);
+    let id = |v: &Value| match v {
+        Value::Group(f) => match f[0] {
+            Value::Int64(i) => i,
+            _ => unreachable!(),
+        },
+        _ => unreachable!(),
+    };
+    let s_is_null = |v: &Value| matches!(v, Value::Group(f) if f[1] == Value::Null);
+    for (name, options) in [("index", small_pages()), ("no-index", small_pages().page_index(false).statistics(false))] {
+        let bytes = write(&schema, options, &records);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let cases: Vec<(Predicate, Box<dyn Fn(&Value) -> bool>)> = vec![
+            (
+                Predicate::parse("id >= 1210 AND id < 1230 OR id = 2500", &schema).unwrap(),
+                Box::new(move |v| (1210..1230).contains(&id(v)) || id(v) == 2500),
+            ),
+            (
+                Predicate::new(col("id").lt(40).and(col("s").is_null()), &schema).unwrap(),
+                Box::new(move |v| id(v) < 40 && s_is_null(v)),
+            ),
+            (Predicate::parse("id > 5000", &schema).unwrap(), Box::new(|_| false)),
+            (Predicate::parse("id IN (3, 1999, 2000)", &schema).unwrap(), Box::new(move |v| [3, 1999, 2000].contains(&id(v)))),
+        ];
+        for (i, (p, want)) in cases.iter().enumerate() {
+            for (offset, limit) in [(0, None), (1, Some(2))] {
+                let mut b = file.scan().predicate(p.clone()).offset(offset).batch_size(7);
+                if let Some(l) = limit {
+                    b = b.limit(l);
+                }
+                let mut scan = b.build().unwrap().records();
+                let got: Vec<Value> = scan.by_ref().collect::<Result<_, _>>().unwrap();
+                let mut expected: Vec<Value> =
+                    records.iter().filter(|v| want(v)).skip(offset as usize).cloned().collect();
+                if let Some(l) = limit {
+                    expected.truncate(l as usize);
+                }
+                assert_eq!(got, expected, "{name} case {i} offset {offset}");
+                if name == "index" && i == 0 && limit.is_none() {
+                    // Rows 1210..1230 are in row group 1 (rows 200..250 of it: one page per
+                    // column), 2500 in row group 2: two row groups, two pages per column.
+                    let st = scan.stats();
+                    assert_eq!((st.row_groups, st.pages_read), (2, 6), "{st:?}");
+                }
+            }
+        }
+        // Projection without the predicate's column.
+        let got: Vec<Value> = file
+            .scan()
+            .columns(&["s"])
+            .predicate(Predicate::parse("id = 8", &schema).unwrap())
+            .build()
+            .unwrap()
+            .records()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(got, [Value::Group(vec![Value::Bytes(b"value 54".to_vec())])]);
+    }
+}

@@ -571,7 +571,7 @@ fn same_scan(file: &FileReader<'_>, records: &[Value]) -> std::result::Result<()
             .and_then(|s| s.records().collect::<parket::Result<Vec<Value>>>())
             .map_err(|e| format!("scan (page index {use_index}): {e}"))?;
         let expected: Vec<&Value> = (0..n)
-            .filter(|&i| sel.intersects(i..i + 1))
+            .filter(|&i| sel.overlaps(i..i + 1))
             .filter_map(|i| records.get(i as usize))
             .collect();
         if got.len() != expected.len() || got.iter().zip(&expected).any(|(a, b)| !a.bit_eq(b)) {

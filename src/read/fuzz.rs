@@ -223,7 +223,7 @@ fn scan_equals_whole(slice: &FileReader<'_>, stream: &FileReader<'_>, whole: Opt
         let expected: alloc::vec::Vec<&Value> = whole
             .iter()
             .enumerate()
-            .filter(|(i, _)| sel.intersects(*i as u64..*i as u64 + 1))
+            .filter(|(i, _)| sel.overlaps(*i as u64..*i as u64 + 1))
             .map(|(_, v)| v)
             .collect();
         assert_eq!(got.len(), expected.len(), "scan: another number of records");

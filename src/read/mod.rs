@@ -45,7 +45,6 @@ pub mod fuzz;
 pub mod pages;
 pub mod records;
 pub mod scan;
-pub mod selection;
 pub mod walk;
 
 use alloc::boxed::Box;
@@ -56,7 +55,7 @@ pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
 pub use scan::{Explain, Scan, ScanBatch, ScanBuilder};
-pub use selection::RowRanges;
+pub use crate::predicate::RowRanges;
 pub use walk::{PageWalk, Step, WalkPage};
 
 use crate::error::{Error, ErrorKind, Result};

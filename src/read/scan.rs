@@ -38,11 +38,12 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::chunk::ColumnChunkReader;
-use super::selection::RowRanges;
+use crate::predicate::RowRanges;
 use super::walk::PageWalk;
 use super::FileReader;
 use crate::error::{Error, Result};
-use crate::format::OffsetIndex;
+use crate::format::{ColumnIndex, OffsetIndex};
+use crate::predicate::{ColumnBatch, Predicate};
 use crate::levels::assemble::level_count;
 use crate::levels::LeafData;
 use crate::record::Value;
@@ -62,6 +63,7 @@ pub struct ScanBuilder<'f, 'a> {
     limit: Option<u64>,
     batch_rows: usize,
     page_index: bool,
+    predicate: Option<Predicate>,
 }
 
 /// What a scan will read of one row group.
@@ -84,7 +86,18 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             limit: None,
             batch_rows: DEFAULT_BATCH_ROWS,
             page_index: true,
+            predicate: None,
         }
+    }
+
+    /// Keeps only the rows for which `predicate` (bound to this file's schema) is true. Row
+    /// groups are pruned by their statistics, pages by the column and offset indexes, and the
+    /// rows read are evaluated, so the scan gives exactly the matching rows; `offset` and
+    /// `limit` then count matching rows. The predicate's columns are read even when not
+    /// selected.
+    pub fn predicate(mut self, predicate: Predicate) -> Self {
+        self.predicate = Some(predicate);
+        self
     }
 
     /// Reads only these columns (dotted leaf or group paths; default all).
@@ -137,8 +150,13 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     pub fn plan(&self) -> Result<Vec<RowGroupPlan>> {
         let groups = &self.file.metadata().row_groups;
         let mut base = 0u64;
-        let mut offset = self.offset;
-        let mut limit = self.limit.unwrap_or(u64::MAX);
+        // With a predicate, offset and limit count matching rows: applied as rows are read.
+        let trim = self.predicate.is_none();
+        let mut offset = if trim { self.offset } else { 0 };
+        let mut limit = if trim { self.limit.unwrap_or(u64::MAX) } else { u64::MAX };
+        if self.limit == Some(0) {
+            return Ok(Vec::new());
+        }
         let mut out = Vec::new();
         for (i, rg) in groups.iter().enumerate() {
             let n = u64::try_from(rg.num_rows).map_err(|_| {
@@ -153,13 +171,22 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             {
                 continue;
             }
-            let local = match &self.rows {
+            let mut local = match &self.rows {
                 None => RowRanges::all(n),
-                Some(r) => RowRanges::from_ranges(
-                    r.within(start..start.saturating_add(n))
-                        .map(|x| x.start - start..x.end - start),
-                ),
+                Some(r) => RowRanges::from_ranges(r.ranges().iter().filter_map(|x| {
+                    let (s, e) = (x.start.max(start), x.end.min(start.saturating_add(n)));
+                    (s < e).then(|| s - start..e - start)
+                })),
             };
+            if let Some(p) = &self.predicate {
+                let orders = self.file.metadata().column_orders.as_deref();
+                if !p.row_group_may_match(rg, orders) {
+                    continue;
+                }
+                if self.page_index {
+                    local = local.intersect(&self.page_ranges(p, i)?);
+                }
+            }
             let mut kept = Vec::new();
             for r in local.ranges() {
                 let len = r.end - r.start;
@@ -187,6 +214,24 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             }
         }
         Ok(out)
+    }
+
+    /// The rows of row group `rg` whose pages the predicate's column indexes do not rule out
+    /// (every row when a column has no usable index: unreadable indexes are not used).
+    fn page_ranges(&self, p: &Predicate, rg: usize) -> Result<RowRanges> {
+        let mut owned = Vec::with_capacity(p.columns().len());
+        for &c in p.columns() {
+            let ci = self.file.column_index(rg, c).ok().flatten();
+            let oi = self.file.offset_index(rg, c).ok().flatten();
+            owned.push(ci.zip(oi));
+        }
+        let refs: Vec<_> = owned.iter().map(|x| x.as_ref().map(|(c, o)| (c, o))).collect();
+        let groups = &self.file.metadata().row_groups;
+        let Some(group) = groups.get(rg) else {
+            return Ok(RowRanges::empty());
+        };
+        let orders = self.file.metadata().column_orders.as_deref();
+        Ok(p.page_row_ranges(group, orders, &refs))
     }
 
     /// The projected schema and its leaf columns.
@@ -309,10 +354,29 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     pub fn build(self) -> Result<Scan<'f, 'a>> {
         let (schema, leaves) = self.projection()?;
         let plan = self.plan()?;
+        let out_columns = leaves.len();
+        let mut read = leaves;
+        let mut slots = Vec::new();
+        if let Some(p) = &self.predicate {
+            for &c in p.columns() {
+                let at = match read.iter().position(|&l| l == c) {
+                    Some(at) => at,
+                    None => {
+                        read.push(c);
+                        read.len() - 1
+                    }
+                };
+                slots.push(at);
+            }
+        }
         Ok(Scan {
+            skip: if self.predicate.is_some() { self.offset } else { 0 },
+            take: if self.predicate.is_some() { self.limit.unwrap_or(u64::MAX) } else { u64::MAX },
+            out_columns,
+            slots,
             builder: self,
             schema,
-            leaves,
+            leaves: read,
             plan: plan.into_iter(),
             open: None,
             failed: false,
@@ -400,6 +464,13 @@ pub struct Scan<'f, 'a> {
     open: Option<OpenGroup<'f>>,
     failed: bool,
     stats: ScanStats,
+    /// The first `out_columns` of `leaves` are the output; the predicate's columns are
+    /// `leaves[slots[i]]`.
+    out_columns: usize,
+    slots: Vec<usize>,
+    /// Matching rows still to skip (offset) and to hand out (limit), with a predicate.
+    skip: u64,
+    take: u64,
 }
 
 /// The row group being scanned.
@@ -465,10 +536,32 @@ impl<'f, 'a> Scan<'f, 'a> {
             if let Some(open) = self.open.as_mut() {
                 let limits = *self.builder.file.limits();
                 let rg = open.row_group;
+                if self.take == 0 {
+                    return Ok(None);
+                }
                 if let Some(batch) = open
                     .batch(self.builder.batch_rows, &limits)
                     .map_err(|e| e.in_row_group(rg))?
                 {
+                    let batch = match &self.builder.predicate {
+                        None => batch,
+                        Some(p) => {
+                            let b = filter_batch(
+                                p,
+                                batch,
+                                &self.slots,
+                                self.out_columns,
+                                &open.cursors,
+                                &mut self.skip,
+                                &mut self.take,
+                            );
+                            let b = b.map_err(|e| e.in_row_group(rg))?;
+                            if b.rows.is_empty() {
+                                continue;
+                            }
+                            b
+                        }
+                    };
                     self.stats.rows += batch.num_rows();
                     return Ok(Some(batch));
                 }
@@ -580,6 +673,98 @@ impl OpenGroup<'_> {
             columns,
         }))
     }
+}
+
+/// Keeps the rows of `batch` for which `p` is true (its columns are `batch.columns[slots[i]]`),
+/// less the first `*skip` of them and past `*take`; drops the columns past `out_columns`.
+fn filter_batch(
+    p: &Predicate,
+    mut batch: ScanBatch,
+    slots: &[usize],
+    out_columns: usize,
+    cursors: &[Cursor<'_>],
+    skip: &mut u64,
+    take: &mut u64,
+) -> Result<ScanBatch> {
+    let mut keep = Vec::new();
+    {
+        let mut cols = Vec::with_capacity(slots.len());
+        for &s in slots {
+            let d = batch
+                .columns
+                .get(s)
+                .ok_or_else(|| Error::invalid_argument("predicate column out of range"))?;
+            cols.push(ColumnBatch {
+                values: d.values.as_ref(),
+                def_levels: &d.def_levels,
+            });
+        }
+        p.evaluate(&cols, &mut keep)?;
+    }
+    for k in keep.iter_mut().filter(|k| **k) {
+        if *skip > 0 {
+            *skip -= 1;
+            *k = false;
+        } else if *take == 0 {
+            *k = false;
+        } else {
+            *take -= 1;
+        }
+    }
+    batch.columns.truncate(out_columns);
+    for (data, c) in batch.columns.iter_mut().zip(cursors) {
+        *data = filter_rows(data, c.max_def, c.max_rep, &keep);
+    }
+    // The kept rows, as row ordinals within the row group.
+    let ordinals = batch.rows.iter().flat_map(|r| r.clone());
+    let kept = ordinals.zip(&keep).filter(|(_, k)| **k).map(|(r, _)| r..r + 1);
+    batch.rows = RowRanges::from_ranges(kept).ranges().to_vec();
+    Ok(batch)
+}
+
+/// The rows of `data` (levels and values of whole rows) whose entry in `keep` is true.
+fn filter_rows(data: &LeafData, max_def: u16, max_rep: u16, keep: &[bool]) -> LeafData {
+    let mut out = LeafData {
+        def_levels: Vec::new(),
+        rep_levels: Vec::new(),
+        values: data.values.as_ref().slice_or_empty(0..0).to_owned(),
+    };
+    let n = level_count(data, max_def);
+    let (mut row, mut value) = (0usize, 0usize);
+    let mut run: Option<(usize, usize)> = None; // start level, start value of a kept run
+    let flush = |out: &mut LeafData, from: (usize, usize), to: (usize, usize)| {
+        if max_def > 0 {
+            out.def_levels.extend_from_slice(data.def_levels.get(from.0..to.0).unwrap_or(&[]));
+        }
+        if max_rep > 0 {
+            out.rep_levels.extend_from_slice(data.rep_levels.get(from.0..to.0).unwrap_or(&[]));
+        }
+        out.values.extend_from(data.values.as_ref().slice_or_empty(from.1..to.1));
+    };
+    for i in 0..n {
+        let starts = max_rep == 0 || data.rep_levels.get(i) == Some(&0);
+        if starts {
+            if i > 0 {
+                row += 1;
+            }
+            let k = keep.get(row).copied().unwrap_or(false);
+            match (k, run) {
+                (true, None) => run = Some((i, value)),
+                (false, Some(from)) => {
+                    flush(&mut out, from, (i, value));
+                    run = None;
+                }
+                _ => {}
+            }
+        }
+        if max_def == 0 || data.def_levels.get(i) == Some(&max_def) {
+            value += 1;
+        }
+    }
+    if let Some(from) = run {
+        flush(&mut out, from, (n, value));
+    }
+    out
 }
 
 /// One column of the open row group: its decoded page and where the scan stands in it.
@@ -763,6 +948,29 @@ impl<'a> FileReader<'a> {
     /// A scan of this file: see [`mod@crate::read::scan`].
     pub fn scan(&self) -> ScanBuilder<'_, 'a> {
         ScanBuilder::new(self)
+    }
+
+    /// The column index of a column chunk, when the chunk points to one (read and decoded on
+    /// each call; its length is checked against [`Limits::metadata_bytes`](crate::Limits)).
+    pub fn column_index(&self, row_group: usize, column: usize) -> Result<Option<ColumnIndex>> {
+        let chunk = self
+            .metadata()
+            .row_groups
+            .get(row_group)
+            .and_then(|rg| rg.columns.get(column))
+            .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
+        let (Some(off), Some(len)) = (chunk.column_index_offset, chunk.column_index_length)
+        else {
+            return Ok(None);
+        };
+        let start =
+            u64::try_from(off).map_err(|_| Error::out_of_range("column_index_offset", off))?;
+        let len = u64::try_from(len)
+            .map_err(|_| Error::out_of_range("column_index_length", len.into()))?;
+        self.limits().check_metadata_bytes(len)?;
+        let bytes = self.read_range(start..start.saturating_add(len))?;
+        let (index, _) = ColumnIndex::decode(&bytes).map_err(|e| e.offset_by(start))?;
+        Ok(Some(index))
     }
 
     /// The offset index of a column chunk, when the chunk points to one (read and decoded on

@@ -42,7 +42,7 @@ use crate::format::{ColumnMetaData, OffsetIndex, PageHeader, PageType};
 use crate::limits::Limits;
 
 use super::chunk::ChunkRange;
-use super::selection::RowRanges;
+use crate::predicate::RowRanges;
 
 /// The first prefix of a page header asked for: most headers are a few dozen bytes.
 const HEADER_PREFIX: u64 = 256;
@@ -145,7 +145,7 @@ impl PageWalk {
             self.index_pages = all.len();
             let chosen = all
                 .into_iter()
-                .filter(|p| rows.intersects(p.rows.0..p.rows.1))
+                .filter(|p| rows.overlaps(p.rows.0..p.rows.1))
                 .collect();
             self.located = Some((chosen, 0));
             self.dict_end = dict_end;

@@ -1,11 +1,12 @@
-//! `parket cat FILE [--columns a,b.c] [--offset N] [--limit N] [--json] [--explain]`: the rows
-//! of a file.
+//! `parket cat FILE [--columns a,b.c] [--where EXPR] [--offset N] [--limit N] [--json]
+//! [--explain]`: the rows of a file.
 //!
 //! With `--json`, one line per record exactly as ../shared/json-mapping.md says (the canonical
 //! form the interop tests compare with pyarrow's). Without it, the same values laid out for a
-//! person: one record per block, one field per line. `--offset` and `--limit` count rows
-//! ("Row selection" in json-mapping.md); with them the rows are read by a scan, which skips the
-//! pages that hold none of them when the file has an offset index. `--explain` prints what
+//! person: one record per block, one field per line. `--where` keeps the rows for which EXPR is
+//! true, and `--offset` and `--limit` count those rows ("Row selection" in json-mapping.md);
+//! with them the rows are read by a scan, which prunes row groups by statistics and skips the
+//! pages that hold none of them when the file has a page index. `--explain` prints what
 //! such a scan would read instead of the rows.
 
 use std::io::Write as _;
@@ -29,15 +30,16 @@ pub fn cat(mut args: Args) -> Result<(), String> {
     let limit = args.parsed::<u64>("--limit")?;
     let offset = args.parsed::<u64>("--offset")?;
     let explain = args.flag("--explain");
-    if args.value("--where")?.is_some() {
-        return Err(String::from(
-            "--where: row predicates are not implemented in this build",
-        ));
-    }
+    let filter = args.value("--where")?;
     let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
     let file = open(&path)?;
     let selected: Option<Vec<&str>> = columns.as_deref().map(|c| c.split(',').collect());
     let mut scan = file.scan().offset(offset.unwrap_or(0));
+    if let Some(text) = &filter {
+        let p = parket::predicate::Predicate::parse(text, file.schema())
+            .map_err(|e| format!("--where: {e}"))?;
+        scan = scan.predicate(p);
+    }
     if let Some(c) = &selected {
         scan = scan.columns(c);
     }
@@ -49,7 +51,7 @@ pub fn cat(mut args: Args) -> Result<(), String> {
     }
     // Every row: the streaming record reader (a few pages per column at a time).
     let records: Box<dyn Iterator<Item = parket::Result<parket::record::Value>>> =
-        if offset.is_none() && limit.is_none() {
+        if offset.is_none() && limit.is_none() && filter.is_none() {
             Box::new(
                 file.records(selected.as_deref())
                     .map_err(|e| file_error(&path, e))?,

@@ -23,7 +23,7 @@ usage: parket <command> [options]
 commands:
   schema FILE                 print the schema as message text
   meta [--json] FILE          print the footer metadata
-  cat [--json] [--columns a,b.c] [--offset N] [--limit N] [--explain] FILE
+  cat [--json] [--columns a,b.c] [--where EXPR] [--offset N] [--limit N] [--explain] FILE
                               print the rows (--json: one JSON object per line)
   check FILE                  decode every page and check the data against the metadata
                               (counts, statistics, page index, CRCs); exit 1 on a mismatch
