@@ -357,10 +357,23 @@ fn where_keeps_the_matching_rows() {
         .map(|l| format!("{l}\n"))
         .collect();
     let out = parket(&[
-        "cat", "--json", "--columns", "id,int_col", "--where", "(id >= 3000 AND id < 3040) OR id = 7",
-        "--offset", "2", "--limit", "30", f.to_str().unwrap(),
+        "cat",
+        "--json",
+        "--columns",
+        "id,int_col",
+        "--where",
+        "(id >= 3000 AND id < 3040) OR id = 7",
+        "--offset",
+        "2",
+        "--limit",
+        "30",
+        f.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let ours = String::from_utf8_lossy(&out.stdout);
     assert!(ours == theirs, "{}", first_difference(&ours, &theirs));
     let bad = parket(&["cat", "--where", "id >= 'x'", f.to_str().unwrap()]);

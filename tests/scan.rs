@@ -364,7 +364,13 @@ fn predicates_give_exactly_the_matching_rows() {
         _ => unreachable!(),
     };
     let s_is_null = |v: &Value| matches!(v, Value::Group(f) if f[1] == Value::Null);
-    for (name, options) in [("index", small_pages()), ("no-index", small_pages().page_index(false).statistics(false))] {
+    for (name, options) in [
+        ("index", small_pages()),
+        (
+            "no-index",
+            small_pages().page_index(false).statistics(false),
+        ),
+    ] {
         let bytes = write(&schema, options, &records);
         let file = FileReader::from_bytes(&bytes).unwrap();
         let cases: Vec<(Predicate, Box<dyn Fn(&Value) -> bool>)> = vec![
@@ -376,19 +382,33 @@ fn predicates_give_exactly_the_matching_rows() {
                 Predicate::new(col("id").lt(40).and(col("s").is_null()), &schema).unwrap(),
                 Box::new(move |v| id(v) < 40 && s_is_null(v)),
             ),
-            (Predicate::parse("id > 5000", &schema).unwrap(), Box::new(|_| false)),
-            (Predicate::parse("id IN (3, 1999, 2000)", &schema).unwrap(), Box::new(move |v| [3, 1999, 2000].contains(&id(v)))),
+            (
+                Predicate::parse("id > 5000", &schema).unwrap(),
+                Box::new(|_| false),
+            ),
+            (
+                Predicate::parse("id IN (3, 1999, 2000)", &schema).unwrap(),
+                Box::new(move |v| [3, 1999, 2000].contains(&id(v))),
+            ),
         ];
         for (i, (p, want)) in cases.iter().enumerate() {
             for (offset, limit) in [(0, None), (1, Some(2))] {
-                let mut b = file.scan().predicate(p.clone()).offset(offset).batch_size(7);
+                let mut b = file
+                    .scan()
+                    .predicate(p.clone())
+                    .offset(offset)
+                    .batch_size(7);
                 if let Some(l) = limit {
                     b = b.limit(l);
                 }
                 let mut scan = b.build().unwrap().records();
                 let got: Vec<Value> = scan.by_ref().collect::<Result<_, _>>().unwrap();
-                let mut expected: Vec<Value> =
-                    records.iter().filter(|v| want(v)).skip(offset as usize).cloned().collect();
+                let mut expected: Vec<Value> = records
+                    .iter()
+                    .filter(|v| want(v))
+                    .skip(offset as usize)
+                    .cloned()
+                    .collect();
                 if let Some(l) = limit {
                     expected.truncate(l as usize);
                 }
@@ -411,6 +431,9 @@ fn predicates_give_exactly_the_matching_rows() {
             .records()
             .collect::<Result<_, _>>()
             .unwrap();
-        assert_eq!(got, [Value::Group(vec![Value::Bytes(b"value 54".to_vec())])]);
+        assert_eq!(
+            got,
+            [Value::Group(vec![Value::Bytes(b"value 54".to_vec())])]
+        );
     }
 }

@@ -51,11 +51,11 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+pub use crate::predicate::RowRanges;
 pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
 pub use scan::{Explain, Scan, ScanBatch, ScanBuilder};
-pub use crate::predicate::RowRanges;
 pub use walk::{PageWalk, Step, WalkPage};
 
 use crate::error::{Error, ErrorKind, Result};

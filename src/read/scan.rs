@@ -38,14 +38,14 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::chunk::ColumnChunkReader;
-use crate::predicate::RowRanges;
 use super::walk::PageWalk;
 use super::FileReader;
 use crate::error::{Error, Result};
 use crate::format::{ColumnIndex, OffsetIndex};
-use crate::predicate::{ColumnBatch, Predicate};
 use crate::levels::assemble::level_count;
 use crate::levels::LeafData;
+use crate::predicate::RowRanges;
+use crate::predicate::{ColumnBatch, Predicate};
 use crate::record::Value;
 use crate::schema::Schema;
 
@@ -153,7 +153,11 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         // With a predicate, offset and limit count matching rows: applied as rows are read.
         let trim = self.predicate.is_none();
         let mut offset = if trim { self.offset } else { 0 };
-        let mut limit = if trim { self.limit.unwrap_or(u64::MAX) } else { u64::MAX };
+        let mut limit = if trim {
+            self.limit.unwrap_or(u64::MAX)
+        } else {
+            u64::MAX
+        };
         if self.limit == Some(0) {
             return Ok(Vec::new());
         }
@@ -225,7 +229,10 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             let oi = self.file.offset_index(rg, c).ok().flatten();
             owned.push(ci.zip(oi));
         }
-        let refs: Vec<_> = owned.iter().map(|x| x.as_ref().map(|(c, o)| (c, o))).collect();
+        let refs: Vec<_> = owned
+            .iter()
+            .map(|x| x.as_ref().map(|(c, o)| (c, o)))
+            .collect();
         let groups = &self.file.metadata().row_groups;
         let Some(group) = groups.get(rg) else {
             return Ok(RowRanges::empty());
@@ -370,8 +377,16 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             }
         }
         Ok(Scan {
-            skip: if self.predicate.is_some() { self.offset } else { 0 },
-            take: if self.predicate.is_some() { self.limit.unwrap_or(u64::MAX) } else { u64::MAX },
+            skip: if self.predicate.is_some() {
+                self.offset
+            } else {
+                0
+            },
+            take: if self.predicate.is_some() {
+                self.limit.unwrap_or(u64::MAX)
+            } else {
+                u64::MAX
+            },
             out_columns,
             slots,
             builder: self,
@@ -717,7 +732,10 @@ fn filter_batch(
     }
     // The kept rows, as row ordinals within the row group.
     let ordinals = batch.rows.iter().flat_map(|r| r.clone());
-    let kept = ordinals.zip(&keep).filter(|(_, k)| **k).map(|(r, _)| r..r + 1);
+    let kept = ordinals
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .map(|(r, _)| r..r + 1);
     batch.rows = RowRanges::from_ranges(kept).ranges().to_vec();
     Ok(batch)
 }
@@ -734,12 +752,15 @@ fn filter_rows(data: &LeafData, max_def: u16, max_rep: u16, keep: &[bool]) -> Le
     let mut run: Option<(usize, usize)> = None; // start level, start value of a kept run
     let flush = |out: &mut LeafData, from: (usize, usize), to: (usize, usize)| {
         if max_def > 0 {
-            out.def_levels.extend_from_slice(data.def_levels.get(from.0..to.0).unwrap_or(&[]));
+            out.def_levels
+                .extend_from_slice(data.def_levels.get(from.0..to.0).unwrap_or(&[]));
         }
         if max_rep > 0 {
-            out.rep_levels.extend_from_slice(data.rep_levels.get(from.0..to.0).unwrap_or(&[]));
+            out.rep_levels
+                .extend_from_slice(data.rep_levels.get(from.0..to.0).unwrap_or(&[]));
         }
-        out.values.extend_from(data.values.as_ref().slice_or_empty(from.1..to.1));
+        out.values
+            .extend_from(data.values.as_ref().slice_or_empty(from.1..to.1));
     };
     for i in 0..n {
         let starts = max_rep == 0 || data.rep_levels.get(i) == Some(&0);
@@ -959,8 +980,7 @@ impl<'a> FileReader<'a> {
             .get(row_group)
             .and_then(|rg| rg.columns.get(column))
             .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
-        let (Some(off), Some(len)) = (chunk.column_index_offset, chunk.column_index_length)
-        else {
+        let (Some(off), Some(len)) = (chunk.column_index_offset, chunk.column_index_length) else {
             return Ok(None);
         };
         let start =
