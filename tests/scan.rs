@@ -350,6 +350,9 @@ fn pushed_bytes_scan_like_the_file() {
     );
 }
 
+/// Which records a case expects.
+type Matcher = Box<dyn Fn(&Value) -> bool>;
+
 /// A predicate: exactly the matching rows (the expected ones computed here from the records
 /// written), row groups and pages pruned, offset and limit counted in matching rows.
 #[test]
@@ -373,7 +376,7 @@ fn predicates_give_exactly_the_matching_rows() {
     ] {
         let bytes = write(&schema, options, &records);
         let file = FileReader::from_bytes(&bytes).unwrap();
-        let cases: Vec<(Predicate, Box<dyn Fn(&Value) -> bool>)> = vec![
+        let cases: Vec<(Predicate, Matcher)> = vec![
             (
                 Predicate::parse("id >= 1210 AND id < 1230 OR id = 2500", &schema).unwrap(),
                 Box::new(move |v| (1210..1230).contains(&id(v)) || id(v) == 2500),
