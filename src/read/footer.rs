@@ -192,7 +192,7 @@ pub fn read_metadata<R: std::io::Read + std::io::Seek>(
     r: &mut R,
     limits: &Limits,
 ) -> Result<FileMetaData> {
-    read_metadata_at(&core::cell::RefCell::new(r), limits)
+    read_metadata_at(&std::sync::Mutex::new(r), limits)
 }
 
 /// [`read_metadata`] through the reader's random access (not generic: one copy whatever the

@@ -108,25 +108,6 @@ impl<R: std::io::Read + std::io::Seek> ReadAt for std::sync::Mutex<R> {
     }
 }
 
-#[cfg(feature = "std")]
-impl<R: std::io::Read + std::io::Seek> ReadAt for core::cell::RefCell<R> {
-    fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()> {
-        let mut r = self
-            .try_borrow_mut()
-            .map_err(|_| Error::invalid_argument("the file's reader is already in use"))?;
-        r.seek(std::io::SeekFrom::Start(pos))?;
-        r.read_exact(buf)?;
-        Ok(())
-    }
-
-    fn len(&self) -> Result<u64> {
-        let mut r = self
-            .try_borrow_mut()
-            .map_err(|_| Error::invalid_argument("the file's reader is already in use"))?;
-        Ok(r.seek(std::io::SeekFrom::End(0))?)
-    }
-}
-
 /// Where the file's bytes come from.
 enum Source<'a> {
     Bytes(&'a [u8]),

@@ -974,44 +974,41 @@ impl<'a> FileReader<'a> {
     /// The column index of a column chunk, when the chunk points to one (read and decoded on
     /// each call; its length is checked against [`Limits::metadata_bytes`](crate::Limits)).
     pub fn column_index(&self, row_group: usize, column: usize) -> Result<Option<ColumnIndex>> {
-        let chunk = self
-            .metadata()
-            .row_groups
-            .get(row_group)
-            .and_then(|rg| rg.columns.get(column))
-            .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
-        let (Some(off), Some(len)) = (chunk.column_index_offset, chunk.column_index_length) else {
-            return Ok(None);
-        };
-        let start =
-            u64::try_from(off).map_err(|_| Error::out_of_range("column_index_offset", off))?;
-        let len = u64::try_from(len)
-            .map_err(|_| Error::out_of_range("column_index_length", len.into()))?;
-        self.limits().check_metadata_bytes(len)?;
-        let bytes = self.read_range(start..start.saturating_add(len))?;
-        let (index, _) = ColumnIndex::decode(&bytes).map_err(|e| e.offset_by(start))?;
-        Ok(Some(index))
+        let at = |c: &crate::format::ColumnChunk| (c.column_index_offset, c.column_index_length);
+        self.page_index(row_group, column, at, ColumnIndex::decode)
     }
 
     /// The offset index of a column chunk, when the chunk points to one (read and decoded on
     /// each call; its length is checked against [`Limits::metadata_bytes`](crate::Limits)).
     pub fn offset_index(&self, row_group: usize, column: usize) -> Result<Option<OffsetIndex>> {
+        let at = |c: &crate::format::ColumnChunk| (c.offset_index_offset, c.offset_index_length);
+        self.page_index(row_group, column, at, OffsetIndex::decode)
+    }
+
+    /// Reads and decodes the page index structure that `at` places for a chunk.
+    fn page_index<T>(
+        &self,
+        row_group: usize,
+        column: usize,
+        at: impl Fn(&crate::format::ColumnChunk) -> (Option<i64>, Option<i32>),
+        decode: fn(&[u8]) -> Result<(T, usize)>,
+    ) -> Result<Option<T>> {
         let chunk = self
             .metadata()
             .row_groups
             .get(row_group)
             .and_then(|rg| rg.columns.get(column))
             .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
-        let (Some(off), Some(len)) = (chunk.offset_index_offset, chunk.offset_index_length) else {
+        let (Some(off), Some(len)) = at(chunk) else {
             return Ok(None);
         };
         let start =
-            u64::try_from(off).map_err(|_| Error::out_of_range("offset_index_offset", off))?;
-        let len = u64::try_from(len)
-            .map_err(|_| Error::out_of_range("offset_index_length", len.into()))?;
+            u64::try_from(off).map_err(|_| Error::out_of_range("page index offset", off))?;
+        let len =
+            u64::try_from(len).map_err(|_| Error::out_of_range("page index length", len.into()))?;
         self.limits().check_metadata_bytes(len)?;
         let bytes = self.read_range(start..start.saturating_add(len))?;
-        let (index, _) = OffsetIndex::decode(&bytes).map_err(|e| e.offset_by(start))?;
+        let (index, _) = decode(&bytes).map_err(|e| e.offset_by(start))?;
         Ok(Some(index))
     }
 }
