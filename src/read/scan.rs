@@ -40,10 +40,12 @@ use core::ops::Range;
 use super::chunk::ColumnChunkReader;
 use super::walk::PageWalk;
 use super::FileReader;
+use crate::bloom::Sbbf;
 use crate::error::{Error, Result};
-use crate::format::{ColumnIndex, OffsetIndex};
+use crate::format::{BloomFilterHeader, ColumnIndex, Encoding, OffsetIndex, PageType};
 use crate::levels::assemble::level_count;
 use crate::levels::LeafData;
+use crate::page::decode::{PageColumn, PageDecoder};
 use crate::predicate::RowRanges;
 use crate::predicate::{ColumnBatch, Predicate};
 use crate::record::Value;
@@ -184,7 +186,10 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             };
             if let Some(p) = &self.predicate {
                 let orders = self.file.metadata().column_orders.as_deref();
-                if !p.row_group_may_match(rg, orders) {
+                if !p.row_group_may_match(rg, orders)
+                    || !self.dictionaries_may_match(p, i)
+                    || !self.blooms_may_match(p, i)
+                {
                     continue;
                 }
                 if self.page_index {
@@ -218,6 +223,86 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             }
         }
         Ok(out)
+    }
+
+    /// Stage 2: the dictionaries of the predicate's chunks whose data pages are all
+    /// dictionary-encoded (per `encoding_stats`; a chunk without them is not used). A
+    /// dictionary that cannot be read tells nothing (the rows are evaluated anyway).
+    fn dictionaries_may_match(&self, p: &Predicate, rg: usize) -> bool {
+        let groups = &self.file.metadata().row_groups;
+        let Some(group) = groups.get(rg) else {
+            return true;
+        };
+        let mut dicts: Vec<Option<crate::values::Values>> = Vec::new();
+        for &c in p.columns() {
+            let meta = group.columns.get(c).and_then(|c| c.meta_data.as_ref());
+            let all_dict = meta
+                .and_then(|m| m.encoding_stats.as_ref())
+                .is_some_and(|st| {
+                    st.iter().any(|e| e.page_type == PageType::DictionaryPage)
+                        && st.iter().all(|e| {
+                            !matches!(e.page_type, PageType::DataPage | PageType::DataPageV2)
+                                || e.count == 0
+                                || matches!(
+                                    e.encoding,
+                                    Encoding::PlainDictionary | Encoding::RleDictionary
+                                )
+                        })
+                });
+            dicts.push(if all_dict {
+                self.dictionary(rg, c).ok().flatten()
+            } else {
+                None
+            });
+        }
+        if dicts.iter().all(Option::is_none) {
+            return true;
+        }
+        let refs: Vec<_> = dicts
+            .iter()
+            .map(|d| d.as_ref().map(|v| v.as_ref()))
+            .collect();
+        p.dictionaries_may_match(&refs)
+    }
+
+    /// The dictionary page of a chunk, decoded (`None` when its first page is not one).
+    fn dictionary(&self, rg: usize, c: usize) -> Result<Option<crate::values::Values>> {
+        let Some(first) = self.file.pages(rg, c)?.next().transpose()? else {
+            return Ok(None);
+        };
+        if first.header.type_ != PageType::DictionaryPage {
+            return Ok(None);
+        }
+        let (meta, _, _) = self.file.locate_chunk(rg, c)?;
+        let desc = self
+            .file
+            .schema()
+            .column(c)
+            .ok_or_else(|| Error::invalid_argument("column index out of range"))?;
+        let column = PageColumn::from(desc);
+        let mut decoder = PageDecoder::new(column, meta.codec, *self.file.limits());
+        let mut sink = column.new_leaf_data();
+        decoder.decode_page(&first.header, &first.body, &mut sink)?;
+        Ok(decoder.dictionary().map(alloc::borrow::Cow::into_owned))
+    }
+
+    /// Stage 3: the Bloom filters of the predicate's chunks, for `=` and `IN` (a filter that
+    /// cannot be read tells nothing).
+    fn blooms_may_match(&self, p: &Predicate, rg: usize) -> bool {
+        let mut filters: Vec<(usize, Option<Sbbf>)> = Vec::new();
+        for &c in p.columns() {
+            filters.push((c, self.file.bloom_filter(rg, c).ok().flatten()));
+        }
+        if filters.iter().all(|(_, f)| f.is_none()) {
+            return true;
+        }
+        p.bloom_may_match(|column, bytes| {
+            filters
+                .iter()
+                .find(|(c, _)| *c == column)
+                .and_then(|(_, f)| f.as_ref())
+                .is_none_or(|f| f.check_hash(crate::bloom::hash_bytes(bytes)))
+        })
     }
 
     /// The rows of row group `rg` whose pages the predicate's column indexes do not rule out
@@ -983,6 +1068,36 @@ impl<'a> FileReader<'a> {
     pub fn offset_index(&self, row_group: usize, column: usize) -> Result<Option<OffsetIndex>> {
         let at = |c: &crate::format::ColumnChunk| (c.offset_index_offset, c.offset_index_length);
         self.page_index(row_group, column, at, OffsetIndex::decode)
+    }
+
+    /// The Bloom filter of a column chunk, when the chunk points to one (its size is checked
+    /// against [`Limits::metadata_bytes`](crate::Limits) before it is read).
+    pub fn bloom_filter(&self, row_group: usize, column: usize) -> Result<Option<Sbbf>> {
+        let meta = self
+            .metadata()
+            .row_groups
+            .get(row_group)
+            .and_then(|rg| rg.columns.get(column))
+            .and_then(|c| c.meta_data.as_ref())
+            .ok_or_else(|| Error::invalid_argument("no such column chunk"))?;
+        let Some(off) = meta.bloom_filter_offset else {
+            return Ok(None);
+        };
+        let start =
+            u64::try_from(off).map_err(|_| Error::out_of_range("bloom_filter_offset", off))?;
+        // The header is a few bytes; read a prefix (within the file), then the bitset.
+        let head_end = start.saturating_add(64).min(self.file_len());
+        let head = self.read_range(start..head_end)?;
+        let (header, used) = BloomFilterHeader::decode(&head).map_err(|e| e.offset_by(start))?;
+        let n = u64::try_from(header.num_bytes).map_err(|_| {
+            Error::out_of_range("BloomFilterHeader.num_bytes", header.num_bytes.into())
+        })?;
+        self.limits().check_metadata_bytes(n)?;
+        let bits_at = start + used as u64;
+        let bits = self.read_range(bits_at..bits_at.saturating_add(n))?;
+        Ok(Some(
+            Sbbf::from_bytes(&bits).map_err(|e| e.at_offset(bits_at))?,
+        ))
     }
 
     /// Reads and decodes the page index structure that `at` places for a chunk.
