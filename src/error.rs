@@ -227,7 +227,12 @@ impl Error {
     }
 
     /// Sets the byte offset, unless a lower layer already set a more precise one.
+    ///
+    /// This and the other location setters stay out of line (`#[inline(never)]`): they run on
+    /// error paths only, from many places, where an inlined copy each cost the size probe
+    /// 544 bytes (issue 23).
     #[must_use]
+    #[inline(never)]
     pub fn at_offset(mut self, offset: u64) -> Self {
         self.0.location.offset.get_or_insert(offset);
         self
@@ -236,6 +241,7 @@ impl Error {
     /// Adds `base` to the byte offset (a lower layer counted from the start of its buffer; the
     /// caller knows where that buffer starts), or sets it to `base` when none is known.
     #[must_use]
+    #[inline(never)]
     pub fn offset_by(mut self, base: u64) -> Self {
         let o = self.0.location.offset.get_or_insert(0);
         *o = o.saturating_add(base);
@@ -245,6 +251,7 @@ impl Error {
     /// Forgets the byte offset (one counted in bytes that are not the file's, such as
     /// decompressed ones), keeping the rest of the location.
     #[must_use]
+    #[inline(never)]
     pub(crate) fn without_offset(mut self) -> Self {
         self.0.location.offset = None;
         self
@@ -252,6 +259,7 @@ impl Error {
 
     /// Sets the page ordinal, unless already set.
     #[must_use]
+    #[inline(never)]
     pub fn in_page(mut self, page: usize) -> Self {
         self.0.location.page.get_or_insert(page);
         self
@@ -259,6 +267,7 @@ impl Error {
 
     /// Sets the column path, unless already set.
     #[must_use]
+    #[inline(never)]
     pub fn in_column(mut self, path: &str) -> Self {
         if self.0.location.column.is_none() {
             self.0.location.column = Some(String::from(path));
@@ -268,6 +277,7 @@ impl Error {
 
     /// Sets the row group ordinal, unless already set.
     #[must_use]
+    #[inline(never)]
     pub fn in_row_group(mut self, row_group: usize) -> Self {
         self.0.location.row_group.get_or_insert(row_group);
         self
