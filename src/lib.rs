@@ -84,6 +84,7 @@ pub mod statistics;
 #[doc(hidden)]
 pub mod testing;
 pub mod thrift;
+pub mod typed;
 pub mod values;
 pub mod variant;
 #[cfg(feature = "write")]
@@ -91,3 +92,6 @@ pub mod write;
 
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
+#[cfg(feature = "derive")]
+pub use parket_derive::Record;
+pub use typed::Record;

@@ -158,6 +158,11 @@ impl Type {
     pub fn name(&self) -> &str {
         &self.element.name
     }
+
+    /// The children of a group (none for a leaf), giving up the group itself.
+    pub fn into_children(self) -> Vec<Type> {
+        self.children
+    }
 }
 
 /// Collects the root's fields; [`SchemaBuilder::build`] validates them.

@@ -1,0 +1,545 @@
+//! The leaf types of the typed mapping: which column a Rust scalar writes (with its
+//! annotation attribute) and which columns it reads (LogicalTypes.md: INTEGER, DATE, TIME,
+//! TIMESTAMP, DECIMAL, STRING, ENUM, UUID, JSON).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{Annotation, Attrs, Binder, Cursors, Elem, Field, Lv, Plan, SchemaCtx, Shredder, Val};
+use crate::error::{Error, Result};
+use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType};
+use crate::schema::{NodeKind, Type};
+
+/// How a bound column's values convert to the field's type.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Conv {
+    /// The column holds unsigned integers (INT32/INT64 bits to reinterpret).
+    pub unsigned: bool,
+}
+
+fn leaf(physical: PhysicalType, name: &str, rep: Rep) -> Type {
+    Type::primitive(name, rep, physical)
+}
+
+/// Bytes of a FIXED_LEN_BYTE_ARRAY that hold `precision` decimal digits (the smallest).
+fn decimal_bytes(precision: i32) -> usize {
+    (1..=16)
+        .find(|&n| crate::schema::max_decimal_precision_for_flba(n as u64) >= precision as u64)
+        .unwrap_or(16)
+}
+
+/// What a Rust integer type is: bits, signedness and the annotations it may carry.
+#[derive(Clone, Copy)]
+struct Int {
+    bits: u32,
+    signed: bool,
+    rust: &'static str,
+}
+
+impl Int {
+    fn physical(self) -> PhysicalType {
+        if self.bits <= 32 {
+            PhysicalType::Int32
+        } else {
+            PhysicalType::Int64
+        }
+    }
+
+    /// Most decimal digits the type holds.
+    fn max_precision(self) -> i32 {
+        match self.bits {
+            32 => 9,
+            64 => 18,
+            128 => 38,
+            _ => 0,
+        }
+    }
+
+    fn field_type(self, ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        let bad = |ctx: &SchemaCtx| Err(ctx.bad_attr(name, self.rust));
+        let physical = self.physical();
+        let t = match (attrs.annotation, self.signed, self.bits) {
+            (Annotation::None, _, 128) => return bad(ctx),
+            (Annotation::None, true, 32 | 64) => leaf(physical, name, rep),
+            (Annotation::None, signed, bits) => {
+                leaf(physical, name, rep).logical_type(LogicalType::Integer {
+                    bit_width: bits as i8,
+                    is_signed: signed,
+                })
+            }
+            (Annotation::Date, true, 32) => leaf(physical, name, rep).logical_type(LogicalType::Date),
+            (Annotation::Time { unit, utc }, true, bits)
+                if (bits == 32) == (unit == crate::format::TimeUnit::Millis) && bits >= 32 =>
+            {
+                leaf(physical, name, rep).logical_type(LogicalType::Time {
+                    is_adjusted_to_utc: utc,
+                    unit,
+                })
+            }
+            (Annotation::Timestamp { unit, utc }, true, 64) => {
+                leaf(physical, name, rep).logical_type(LogicalType::Timestamp {
+                    is_adjusted_to_utc: utc,
+                    unit,
+                })
+            }
+            (Annotation::Decimal { precision, scale }, true, bits)
+                if precision <= self.max_precision() && bits >= 32 =>
+            {
+                let t = if bits == 128 {
+                    Type::fixed_len_byte_array(name, rep, decimal_bytes(precision))
+                } else {
+                    leaf(physical, name, rep)
+                };
+                t.logical_type(LogicalType::Decimal { scale, precision })
+            }
+            _ => return bad(ctx),
+        };
+        Ok(ctx.leaf(name, attrs, t))
+    }
+
+    fn bind(self, b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let (cur, n) = b.leaf_cursor(node)?;
+        let NodeKind::Primitive { physical_type, .. } = n.kind else {
+            return Err(b.incompatible(node, self.rust));
+        };
+        let int_physical = matches!(physical_type, PhysicalType::Int32 | PhysicalType::Int64);
+        let col_bits = if physical_type == PhysicalType::Int32 { 32 } else { 64 };
+        let mut unsigned = false;
+        let ok = match (attrs.annotation, &n.logical_type) {
+            (Annotation::None, None) => {
+                int_physical && self.signed && col_bits <= self.bits
+            }
+            (Annotation::None, Some(LogicalType::Integer { bit_width, is_signed })) => {
+                let cb = *bit_width as u32;
+                unsigned = !is_signed;
+                int_physical
+                    && ((*is_signed == self.signed && cb <= self.bits)
+                        || (!is_signed && self.signed && cb < self.bits))
+            }
+            (Annotation::Date, Some(LogicalType::Date)) => int_physical && self.bits >= 32,
+            (Annotation::Time { unit, .. }, Some(LogicalType::Time { unit: u, .. })) => {
+                int_physical && unit == *u && col_bits <= self.bits
+            }
+            (Annotation::Timestamp { unit, .. }, Some(LogicalType::Timestamp { unit: u, .. })) => {
+                int_physical && unit == *u && col_bits <= self.bits
+            }
+            (
+                Annotation::Decimal { scale, .. },
+                Some(LogicalType::Decimal {
+                    scale: s,
+                    precision: p,
+                }),
+            ) => scale == *s && *p <= self.max_precision(),
+            _ => false,
+        };
+        if !ok {
+            return Err(b.incompatible(node, self.rust));
+        }
+        Ok(Plan::Leaf {
+            cur,
+            conv: Conv { unsigned },
+        })
+    }
+
+    /// The column value as an i128 (integers of any physical width, decimals of any
+    /// physical type).
+    fn read(self, plan: &Plan, c: &mut Cursors) -> Result<i128> {
+        let Plan::Leaf { cur, conv } = plan else {
+            return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
+        };
+        let v = match c.take(*cur)? {
+            Val::I32(x) if conv.unsigned => i128::from(x as u32),
+            Val::I64(x) if conv.unsigned => i128::from(x as u64),
+            Val::I32(x) => i128::from(x),
+            Val::I64(x) => i128::from(x),
+            Val::Bytes(b) if b.len() <= 16 => {
+                // Big-endian two's complement, sign-extended.
+                let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) { 0xff } else { 0 };
+                let mut buf = [fill; 16];
+                buf[16 - b.len()..].copy_from_slice(b);
+                i128::from_be_bytes(buf)
+            }
+            _ => {
+                return Err(Error::invalid_argument(format!(
+                    "a value of column {} does not fit a {}",
+                    c.column_path(*cur),
+                    self.rust
+                )))
+            }
+        };
+        Ok(v)
+    }
+}
+
+fn out_of_range(c: &Cursors, plan: &Plan, v: i128, rust: &str) -> Error {
+    let path = match plan {
+        Plan::Leaf { cur, .. } => c.column_path(*cur),
+        _ => "?",
+    };
+    Error::invalid_argument(format!("value {v} of column {path} does not fit a {rust}"))
+}
+
+/// The [`Int`] description of a Rust integer type.
+trait IntInfo {
+    const INT: Int;
+}
+
+macro_rules! ints {
+    ($($t:ident $bits:literal $signed:literal $val:ident $phys:ty, $elem:literal;)*) => {$(
+        impl IntInfo for $t {
+            const INT: Int = Int { bits: $bits, signed: $signed, rust: stringify!($t) };
+        }
+        impl Field for $t {
+            const LEAVES: usize = 1;
+            fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+                Self::INT.field_type(ctx, name, rep, attrs)
+            }
+            fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+                s.value(col, lv, Val::$val(*self as $phys))
+            }
+            fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+                Self::INT.bind(b, node, attrs)
+            }
+            fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+                let v = Self::INT.read(plan, c)?;
+                <$t>::try_from(v).map_err(|_| out_of_range(c, plan, v, Self::INT.rust))
+            }
+        }
+    )*};
+}
+
+// Unsigned values are stored as the bits of the signed physical type (LogicalTypes.md,
+// INTEGER: "the unsigned value is stored as a signed value of the same width").
+ints! {
+    i8 8 true I32 i32, true;
+    i16 16 true I32 i32, true;
+    i32 32 true I32 i32, true;
+    i64 64 true I64 i64, true;
+    u8 8 false I32 i32, false;
+    u16 16 false I32 i32, true;
+    u32 32 false I32 i32, true;
+    u64 64 false I64 i64, true;
+}
+// u8 is a Field (UINT_8) but not an Elem: `Vec<u8>` is a BYTE_ARRAY.
+impl Elem for i8 {}
+impl Elem for i16 {}
+impl Elem for i32 {}
+impl Elem for i64 {}
+impl Elem for u16 {}
+impl Elem for u32 {}
+impl Elem for u64 {}
+
+/// i128: decimals only, as a FIXED_LEN_BYTE_ARRAY of the fewest bytes for the precision.
+const I128: Int = Int {
+    bits: 128,
+    signed: true,
+    rust: "i128",
+};
+
+impl Field for i128 {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        I128.field_type(ctx, name, rep, attrs)
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        let w = s.width(col);
+        let bytes = self.to_be_bytes();
+        let (head, tail) = bytes.split_at(16 - w.min(16));
+        // The dropped bytes must be sign extension of what is kept.
+        let fill = if *self < 0 { 0xff } else { 0 };
+        let sign_ok = tail.first().is_none_or(|&b| (b & 0x80 != 0) == (*self < 0));
+        if w == 0 || head.iter().any(|&b| b != fill) || !sign_ok {
+            return Err(Error::invalid_argument(format!(
+                "decimal {self} does not fit its column's {w} bytes"
+            )));
+        }
+        s.value(col, lv, Val::Bytes(tail))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        I128.bind(b, node, attrs)
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        I128.read(plan, c)
+    }
+}
+impl Elem for i128 {}
+
+fn leaf_plan(b: &mut Binder<'_>, node: usize, ok: impl Fn(PhysicalType, Option<usize>, &Option<LogicalType>) -> bool, rust: &str) -> Result<Plan> {
+    let (cur, n) = b.leaf_cursor(node)?;
+    let NodeKind::Primitive {
+        physical_type,
+        type_length,
+        ..
+    } = n.kind
+    else {
+        return Err(b.incompatible(node, rust));
+    };
+    if !ok(physical_type, type_length, &n.logical_type) {
+        return Err(b.incompatible(node, rust));
+    }
+    Ok(Plan::Leaf {
+        cur,
+        conv: Conv { unsigned: false },
+    })
+}
+
+fn leaf_cur(plan: &Plan) -> Result<usize> {
+    match plan {
+        Plan::Leaf { cur, .. } => Ok(*cur),
+        _ => Err(Error::invalid_argument("a leaf bound to a non-leaf plan")),
+    }
+}
+
+fn no_annotation(ctx: &SchemaCtx, name: &str, attrs: &Attrs, rust: &str) -> Result<()> {
+    if attrs.annotation != Annotation::None {
+        return Err(ctx.bad_attr(name, rust));
+    }
+    Ok(())
+}
+
+fn bad_value(c: &Cursors, cur: usize, rust: &str) -> Error {
+    Error::invalid_argument(format!(
+        "a value of column {} is not a {rust}",
+        c.column_path(cur)
+    ))
+}
+
+impl Field for bool {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        no_annotation(ctx, name, attrs, "bool")?;
+        Ok(ctx.leaf(name, attrs, leaf(PhysicalType::Boolean, name, rep)))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        s.value(col, lv, Val::Bool(*self))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let plain = *attrs == Attrs::NONE || attrs.annotation == Annotation::None;
+        leaf_plan(b, node, |p, _, _| plain && p == PhysicalType::Boolean, "bool")
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let cur = leaf_cur(plan)?;
+        match c.take(cur)? {
+            Val::Bool(b) => Ok(b),
+            _ => Err(bad_value(c, cur, "bool")),
+        }
+    }
+}
+impl Elem for bool {}
+
+impl Field for f32 {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        no_annotation(ctx, name, attrs, "f32")?;
+        Ok(ctx.leaf(name, attrs, leaf(PhysicalType::Float, name, rep)))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        s.value(col, lv, Val::F32(*self))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let plain = attrs.annotation == Annotation::None;
+        leaf_plan(b, node, |p, _, _| plain && p == PhysicalType::Float, "f32")
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let cur = leaf_cur(plan)?;
+        match c.take(cur)? {
+            Val::F32(x) => Ok(x),
+            _ => Err(bad_value(c, cur, "f32")),
+        }
+    }
+}
+impl Elem for f32 {}
+
+impl Field for f64 {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        no_annotation(ctx, name, attrs, "f64")?;
+        Ok(ctx.leaf(name, attrs, leaf(PhysicalType::Double, name, rep)))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        s.value(col, lv, Val::F64(*self))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let plain = attrs.annotation == Annotation::None;
+        leaf_plan(
+            b,
+            node,
+            |p, _, _| plain && matches!(p, PhysicalType::Double | PhysicalType::Float),
+            "f64",
+        )
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let cur = leaf_cur(plan)?;
+        match c.take(cur)? {
+            Val::F64(x) => Ok(x),
+            Val::F32(x) => Ok(f64::from(x)),
+            _ => Err(bad_value(c, cur, "f64")),
+        }
+    }
+}
+impl Elem for f64 {}
+
+impl Field for String {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        let logical = match attrs.annotation {
+            Annotation::None => LogicalType::String,
+            Annotation::Json => LogicalType::Json,
+            _ => return Err(ctx.bad_attr(name, "String")),
+        };
+        let t = leaf(PhysicalType::ByteArray, name, rep).logical_type(logical);
+        Ok(ctx.leaf(name, attrs, t))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        s.value(col, lv, Val::Bytes(self.as_bytes()))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let json = attrs.annotation == Annotation::Json;
+        let plain = attrs.annotation == Annotation::None;
+        leaf_plan(
+            b,
+            node,
+            |p, _, l| {
+                p == PhysicalType::ByteArray
+                    && match l {
+                        Some(LogicalType::Json) => json || plain,
+                        Some(LogicalType::String | LogicalType::Enum) | None => plain,
+                        _ => false,
+                    }
+            },
+            "String",
+        )
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let cur = leaf_cur(plan)?;
+        match c.take(cur)? {
+            Val::Bytes(b) => match core::str::from_utf8(b) {
+                Ok(s) => Ok(String::from(s)),
+                Err(_) => Err(bad_value(c, cur, "UTF-8 string")),
+            },
+            _ => Err(bad_value(c, cur, "String")),
+        }
+    }
+}
+impl Elem for String {}
+
+impl Field for Vec<u8> {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        no_annotation(ctx, name, attrs, "Vec<u8>")?;
+        Ok(ctx.leaf(name, attrs, leaf(PhysicalType::ByteArray, name, rep)))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        s.value(col, lv, Val::Bytes(self))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let plain = attrs.annotation == Annotation::None;
+        leaf_plan(
+            b,
+            node,
+            |p, _, _| {
+                plain && matches!(p, PhysicalType::ByteArray | PhysicalType::FixedLenByteArray)
+            },
+            "Vec<u8>",
+        )
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let cur = leaf_cur(plan)?;
+        match c.take(cur)? {
+            Val::Bytes(b) => Ok(b.to_vec()),
+            _ => Err(bad_value(c, cur, "Vec<u8>")),
+        }
+    }
+}
+impl Elem for Vec<u8> {}
+
+impl<const N: usize> Field for [u8; N] {
+    const LEAVES: usize = 1;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+        let t = Type::fixed_len_byte_array(name, rep, N);
+        let t = match attrs.annotation {
+            Annotation::None => t,
+            Annotation::Uuid if N == 16 => t.logical_type(LogicalType::Uuid),
+            _ => return Err(ctx.bad_attr(name, "[u8; N]")),
+        };
+        Ok(ctx.leaf(name, attrs, t))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        s.value(col, lv, Val::Bytes(self))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        let uuid = attrs.annotation == Annotation::Uuid;
+        let plain = attrs.annotation == Annotation::None;
+        leaf_plan(
+            b,
+            node,
+            |p, w, l| {
+                p == PhysicalType::FixedLenByteArray
+                    && w == Some(N)
+                    && (plain || (uuid && matches!(l, Some(LogicalType::Uuid))))
+            },
+            "[u8; N]",
+        )
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let cur = leaf_cur(plan)?;
+        match c.take(cur)? {
+            Val::Bytes(b) => match <[u8; N]>::try_from(b) {
+                Ok(a) => Ok(a),
+                Err(_) => Err(bad_value(c, cur, "[u8; N]")),
+            },
+            _ => Err(bad_value(c, cur, "[u8; N]")),
+        }
+    }
+}
+impl<const N: usize> Elem for [u8; N] {}
+
+/// The schema node of an enum field.
+#[doc(hidden)]
+pub fn enum_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
+    no_annotation(ctx, name, attrs, "enum")?;
+    let t = leaf(PhysicalType::ByteArray, name, rep).logical_type(LogicalType::Enum);
+    Ok(ctx.leaf(name, attrs, t))
+}
+
+/// Writes an enum's variant name.
+#[doc(hidden)]
+pub fn write_enum(s: &mut Shredder, col: usize, lv: Lv, name: &str) -> Result<()> {
+    s.value(col, lv, Val::Bytes(name.as_bytes()))
+}
+
+/// Binds an enum field to a STRING or ENUM column.
+#[doc(hidden)]
+pub fn bind_enum(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+    let plain = attrs.annotation == Annotation::None;
+    leaf_plan(
+        b,
+        node,
+        |p, _, l| {
+            plain
+                && p == PhysicalType::ByteArray
+                && matches!(l, Some(LogicalType::String | LogicalType::Enum) | None)
+        },
+        "enum",
+    )
+}
+
+/// Reads an enum by variant name.
+#[doc(hidden)]
+pub fn read_enum<T>(plan: &Plan, c: &mut Cursors, from_name: fn(&[u8]) -> Option<T>) -> Result<T> {
+    let cur = leaf_cur(plan)?;
+    let v = c.take(cur)?;
+    if let Val::Bytes(b) = v {
+        if let Some(t) = from_name(b) {
+            return Ok(t);
+        }
+        let shown: String = String::from_utf8_lossy(b).chars().take(64).collect();
+        return Err(Error::invalid_argument(format!(
+            "column {} holds {shown:?}, which names no variant of the enum",
+            c.column_path(cur)
+        )));
+    }
+    Err(bad_value(c, cur, "enum"))
+}

@@ -1,0 +1,995 @@
+//! Rust types as Parquet rows: the [`Record`] trait that `#[derive(parket::Record)]`
+//! implements, and the machinery its generated code calls. No I/O here: the file writer's
+//! `write::TypedWriter` and the file reader's `read_typed` drive it.
+//!
+//! Spec: LogicalTypes.md (the annotations below, LIST and MAP) and the Dremel levels of
+//! the format's README ("Nested Encoding"). Each Rust type maps to one schema node:
+//!
+//! | Rust | Parquet |
+//! |---|---|
+//! | `bool`, `f32`, `f64` | BOOLEAN, FLOAT, DOUBLE |
+//! | `i8`, `i16`, `i32`, `i64` | INT32 / INT64 with `INTEGER(n, true)` below 32 bits |
+//! | `u8`, `u16`, `u32`, `u64` | INT32 / INT64 with `INTEGER(n, false)` |
+//! | `String`, `Vec<u8>`, `[u8; N]` | BYTE_ARRAY (STRING), BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY(N) |
+//! | `Option<T>` | T, OPTIONAL |
+//! | `Vec<T>` | `group (LIST) { repeated group list { T element; } }` |
+//! | `BTreeMap<K, V>`, `HashMap<K, V>` | `group (MAP) { repeated group key_value { K key; V value; } }` |
+//! | a struct deriving `Record` | a group of its fields |
+//! | a unit-only enum deriving `Record` | BYTE_ARRAY (ENUM), the variant's name |
+//!
+//! Writing walks the structs and stripes them straight into one [`LeafData`] per leaf
+//! column (definition and repetition levels plus values: the Dremel shredding of
+//! `levels::shred`, without a `Value` tree). A small worked example: for
+//! `struct R { a: Option<i32>, b: Vec<i64> }` and the rows `{a: Some(7), b: [1, 2]}`,
+//! `{a: None, b: []}`, column `a` gets definition levels `[1, 0]` and values `[7]`;
+//! column `b.list.element` gets definition levels `[1, 1, 0]`, repetition levels
+//! `[0, 1, 0]` and values `[1, 2]` (the test `worked_example` checks these).
+//!
+//! Reading binds the struct to the file's schema by field name first (a [`Plan`]: which
+//! column feeds which field, with the LIST and MAP shapes of `levels::shape`, legacy ones
+//! included), so that a missing required field or an incompatible type is an error before
+//! any row; then each row is read from the levels of the bound columns only.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use crate::error::{Error, Result};
+use crate::format::{Encoding, FieldRepetitionType as Rep, PhysicalType, TimeUnit};
+use crate::levels::shape::{shape_of, Shape};
+use crate::schema::{NodeKind, Schema, Type};
+use crate::values::{LeafData, Values};
+
+mod leaves;
+
+#[doc(hidden)]
+pub use crate::enum_field;
+
+/// A Rust struct that is a Parquet row. Implement it with `#[derive(parket::Record)]`
+/// (feature `derive`), which also implements the hidden [`Field`] codec that does the work.
+///
+/// Field attributes: `#[parket(name = "col")]`, `#[parket(skip)]` (not written; reading
+/// fills `Default`), `#[parket(date)]` on `i32`, `#[parket(time(unit = "micros"))]` and
+/// `#[parket(timestamp(unit = "millis" | "micros" | "nanos", utc = true | false))]` on `i64`
+/// (`time` on `i32` takes `millis`), `#[parket(decimal(precision = P, scale = S))]` on
+/// `i32`/`i64`/`i128`, `#[parket(uuid)]` on `[u8; 16]`, `#[parket(json)]` on `String`,
+/// `#[parket(encoding = "DELTA_BINARY_PACKED")]` (the spec's encoding names). On an
+/// `Option<T>`, `Vec<T>` or map field the attribute applies to `T` (to the map's values).
+pub trait Record: Field + Elem {
+    /// The schema rows of this type are written with (a message named after the type).
+    fn schema() -> Result<Schema>;
+}
+
+/// A type annotation a field attribute asks for.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Annotation {
+    /// None: the type's own mapping.
+    None,
+    /// `date`.
+    Date,
+    /// `time(unit = ..)`.
+    Time {
+        /// Unit.
+        unit: TimeUnit,
+        /// isAdjustedToUTC.
+        utc: bool,
+    },
+    /// `timestamp(unit = .., utc = ..)`.
+    Timestamp {
+        /// Unit.
+        unit: TimeUnit,
+        /// isAdjustedToUTC.
+        utc: bool,
+    },
+    /// `decimal(precision = P, scale = S)`.
+    Decimal {
+        /// Digits.
+        precision: i32,
+        /// Digits after the point.
+        scale: i32,
+    },
+    /// `uuid`.
+    Uuid,
+    /// `json`.
+    Json,
+}
+
+/// The attributes of one field.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Attrs {
+    /// Type annotation.
+    pub annotation: Annotation,
+    /// Column encoding.
+    pub encoding: Option<Encoding>,
+}
+
+impl Attrs {
+    /// No attributes.
+    pub const NONE: Attrs = Attrs {
+        annotation: Annotation::None,
+        encoding: None,
+    };
+}
+
+/// Where schema building is: the dotted path so far and the column encodings asked for.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct SchemaCtx {
+    path: Vec<String>,
+    /// `(column path, encoding)` of every field with an `encoding` attribute.
+    pub encodings: Vec<(String, Encoding)>,
+}
+
+impl SchemaCtx {
+    /// Enters a group named `name` (a struct: takes no annotation).
+    pub fn enter(&mut self, name: &str, attrs: &Attrs, rust: &str) -> Result<()> {
+        if attrs.annotation != Annotation::None || attrs.encoding.is_some() {
+            return Err(self.bad_attr(name, rust));
+        }
+        self.path.push(name.to_string());
+        Ok(())
+    }
+
+    /// Leaves the group entered last.
+    pub fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    fn path_of(&self, name: &str) -> String {
+        let mut p = self.path.join(".");
+        if !p.is_empty() {
+            p.push('.');
+        }
+        p.push_str(name);
+        p
+    }
+
+    /// The error for an attribute that does not fit the Rust type.
+    pub fn bad_attr(&self, name: &str, rust: &str) -> Error {
+        Error::invalid_argument(format!(
+            "field {}: this attribute does not apply to a {rust}",
+            self.path_of(name)
+        ))
+    }
+
+    /// A leaf field's type, noting its encoding.
+    fn leaf(&mut self, name: &str, attrs: &Attrs, t: Type) -> Type {
+        if let Some(e) = attrs.encoding {
+            let p = self.path_of(name);
+            self.encodings.push((p, e));
+        }
+        t
+    }
+}
+
+/// Levels where a value is being written: the definition and repetition levels of its
+/// first entry and the repetition depth (repeated ancestors) around it.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lv {
+    /// Definition level reached.
+    pub def: u16,
+    /// Repetition level of the first entry.
+    pub rep: u16,
+    /// Repeated ancestors.
+    pub depth: u16,
+}
+
+/// The leaf columns being filled by shredding.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Shredder {
+    /// One per leaf column, in schema order.
+    pub leaves: Vec<LeafData>,
+    has_def: Vec<bool>,
+    has_rep: Vec<bool>,
+    paths: Vec<String>,
+}
+
+impl Shredder {
+    /// Empty columns for `schema`.
+    pub fn new(schema: &Schema) -> Shredder {
+        let cols = schema.columns();
+        Shredder {
+            leaves: cols
+                .iter()
+                .map(|c| LeafData {
+                    def_levels: Vec::new(),
+                    rep_levels: Vec::new(),
+                    values: Values::new(c.physical_type, c.type_length.unwrap_or(0)),
+                })
+                .collect(),
+            has_def: cols.iter().map(|c| c.max_def_level > 0).collect(),
+            has_rep: cols.iter().map(|c| c.max_rep_level > 0).collect(),
+            paths: cols.iter().map(|c| c.path_string()).collect(),
+        }
+    }
+
+    /// Empties every column (keeping the buffers).
+    pub fn clear(&mut self) {
+        for l in &mut self.leaves {
+            l.def_levels.clear();
+            l.rep_levels.clear();
+            l.values.clear();
+        }
+    }
+
+    /// Rows are written as one record: the root's levels.
+    pub fn write_row<T: Field>(&mut self, row: &T) -> Result<()> {
+        row.write(
+            self,
+            0,
+            Lv {
+                def: 0,
+                rep: 0,
+                depth: 0,
+            },
+        )
+    }
+
+    fn levels(&mut self, col: usize, lv: Lv) -> Result<&mut Values> {
+        let (Some(leaf), Some(&d), Some(&r)) = (
+            self.leaves.get_mut(col),
+            self.has_def.get(col),
+            self.has_rep.get(col),
+        ) else {
+            return Err(Error::invalid_argument(format!(
+                "the type has more leaf columns than its schema ({col})"
+            )));
+        };
+        if d {
+            leaf.def_levels.push(lv.def);
+        }
+        if r {
+            leaf.rep_levels.push(lv.rep);
+        }
+        Ok(&mut leaf.values)
+    }
+
+    /// Null (or empty list) entries at `lv` in `n` columns from `col`.
+    pub fn nulls(&mut self, col: usize, n: usize, lv: Lv) -> Result<()> {
+        for c in col..col + n {
+            self.levels(c, lv)?;
+        }
+        Ok(())
+    }
+
+    fn mismatch(&self, col: usize) -> Error {
+        Error::invalid_argument("the value does not match its column's physical type")
+            .in_column(self.paths.get(col).map_or("?", |s| s.as_str()))
+    }
+
+    /// A present value.
+    pub(crate) fn value(&mut self, col: usize, lv: Lv, v: Val<'_>) -> Result<()> {
+        let values = self.levels(col, lv)?;
+        let ok = match (values, v) {
+            (Values::Boolean(o), Val::Bool(b)) => {
+                o.push(b);
+                true
+            }
+            (Values::Int32(o), Val::I32(x)) => {
+                o.push(x);
+                true
+            }
+            (Values::Int64(o), Val::I64(x)) => {
+                o.push(x);
+                true
+            }
+            (Values::Float(o), Val::F32(x)) => {
+                o.push(x);
+                true
+            }
+            (Values::Double(o), Val::F64(x)) => {
+                o.push(x);
+                true
+            }
+            (Values::ByteArray(o), Val::Bytes(b)) => {
+                o.push(b);
+                true
+            }
+            (Values::FixedLenByteArray(o), Val::Bytes(b)) => o.push(b).is_some(),
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.mismatch(col))
+        }
+    }
+
+    /// The byte width of a FIXED_LEN_BYTE_ARRAY column.
+    pub(crate) fn width(&self, col: usize) -> usize {
+        match self.leaves.get(col).map(|l| &l.values) {
+            Some(Values::FixedLenByteArray(f)) => f.width(),
+            _ => 0,
+        }
+    }
+}
+
+/// One value of a leaf, as stored.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Val<'a> {
+    /// BOOLEAN.
+    Bool(bool),
+    /// INT32.
+    I32(i32),
+    /// INT64.
+    I64(i64),
+    /// FLOAT.
+    F32(f32),
+    /// DOUBLE.
+    F64(f64),
+    /// BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY.
+    Bytes(&'a [u8]),
+    /// INT96.
+    Int96([u8; 12]),
+}
+
+/// How the columns of a file feed one Rust value (see the module doc).
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Plan {
+    /// A leaf column: cursor index and what the leaf impl needs to convert.
+    Leaf {
+        /// Cursor index.
+        cur: usize,
+        /// The column's conversion.
+        conv: leaves::Conv,
+    },
+    /// An OPTIONAL node: null where the first cursor's definition level is below `def`.
+    Nullable {
+        /// Cursors of the subtree.
+        curs: Range<usize>,
+        /// Definition level of the node when present.
+        def: u16,
+        /// The value.
+        inner: Box<Plan>,
+        /// Rust field path and column path, for the error of a null in a required field.
+        what: Box<(String, String)>,
+    },
+    /// A repeated node: a list (`key`: None) or a map.
+    Repeated {
+        /// Cursors of the subtree.
+        curs: Range<usize>,
+        /// Definition level of the repeated node.
+        def: u16,
+        /// Repetition level of the repeated node.
+        rep: u16,
+        /// Element, or map key.
+        first: Box<Plan>,
+        /// Map value (`None` for a list).
+        second: Option<Box<Plan>>,
+    },
+    /// A struct: one plan per field not skipped.
+    Group(Vec<Plan>),
+    /// A field the file does not have (an `Option`: reads `None`).
+    Absent,
+}
+
+impl Plan {
+    /// The field plans of a struct.
+    pub fn group_fields(&self) -> Result<&[Plan]> {
+        match self {
+            Plan::Group(f) => Ok(f),
+            _ => Err(Error::invalid_argument("a struct bound to a non-group plan")),
+        }
+    }
+}
+
+/// One bound column of one row group: its levels and values, and where reading is.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Cursor {
+    leaf: LeafData,
+    max_def: u16,
+    lvl: usize,
+    val: usize,
+}
+
+/// The bound columns of one row group.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct Cursors {
+    curs: Vec<Cursor>,
+    paths: Vec<String>,
+}
+
+impl Cursors {
+    /// Cursors over `leaves`, whose max definition levels are `max_defs`.
+    pub fn new(leaves: Vec<LeafData>, max_defs: &[u16], paths: &[String]) -> Cursors {
+        Cursors {
+            curs: leaves
+                .into_iter()
+                .zip(max_defs)
+                .map(|(leaf, &max_def)| Cursor {
+                    leaf,
+                    max_def,
+                    lvl: 0,
+                    val: 0,
+                })
+                .collect(),
+            paths: paths.to_vec(),
+        }
+    }
+
+    fn cur(&self, i: usize) -> Result<&Cursor> {
+        self.curs
+            .get(i)
+            .ok_or_else(|| Error::invalid_argument("plan cursor out of range"))
+    }
+
+    fn path(&self, i: usize) -> &str {
+        self.paths.get(i).map_or("?", |s| s.as_str())
+    }
+
+    fn short(&self, i: usize) -> Error {
+        Error::out_of_spec("a column has fewer level entries than its row group's rows need")
+            .in_column(self.path(i))
+    }
+
+    /// The definition level of cursor `i`'s next entry.
+    fn peek_def(&self, i: usize) -> Result<u16> {
+        let c = self.cur(i)?;
+        if c.max_def == 0 {
+            return Ok(0);
+        }
+        c.leaf
+            .def_levels
+            .get(c.lvl)
+            .copied()
+            .ok_or_else(|| self.short(i))
+    }
+
+    /// The repetition level of cursor `i`'s next entry; `None` at the end.
+    fn peek_rep(&self, i: usize) -> Result<Option<u16>> {
+        let c = self.cur(i)?;
+        Ok(c.leaf.rep_levels.get(c.lvl).copied())
+    }
+
+    /// Skips one entry (a null or empty list) in each cursor of `curs`.
+    fn skip(&mut self, curs: Range<usize>) {
+        for c in self.curs.get_mut(curs).into_iter().flatten() {
+            c.lvl += 1;
+        }
+    }
+
+    /// Takes cursor `i`'s next value.
+    pub(crate) fn take(&mut self, i: usize) -> Result<Val<'_>> {
+        let Some(c) = self.curs.get_mut(i) else {
+            return Err(Error::invalid_argument("plan cursor out of range"));
+        };
+        if c.max_def > 0 && c.leaf.def_levels.get(c.lvl) != Some(&c.max_def) {
+            let e = Error::invalid_argument("null value in a required field");
+            return Err(e.in_column(self.path(i)));
+        }
+        let k = c.val;
+        c.val += 1;
+        c.lvl += 1;
+        let v = match &self.curs[i].leaf.values {
+            Values::Boolean(v) => v.get(k).map(|&x| Val::Bool(x)),
+            Values::Int32(v) => v.get(k).map(|&x| Val::I32(x)),
+            Values::Int64(v) => v.get(k).map(|&x| Val::I64(x)),
+            Values::Int96(v) => v.get(k).map(|&x| Val::Int96(x)),
+            Values::Float(v) => v.get(k).map(|&x| Val::F32(x)),
+            Values::Double(v) => v.get(k).map(|&x| Val::F64(x)),
+            Values::ByteArray(v) => v.get(k).map(Val::Bytes),
+            Values::FixedLenByteArray(v) => v.get(k).map(Val::Bytes),
+        };
+        match v {
+            Some(v) => Ok(v),
+            None => Err(Error::out_of_spec("a column has fewer values than its levels say")
+                .in_column(self.path(i))),
+        }
+    }
+
+    /// Column path of cursor `i`.
+    pub(crate) fn column_path(&self, i: usize) -> &str {
+        self.path(i)
+    }
+}
+
+/// Binds a Rust type to a file schema: the columns to read and the [`Plan`].
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Binder<'s> {
+    /// The file's schema.
+    pub schema: &'s Schema,
+    /// Leaf columns to read, in cursor order.
+    pub columns: Vec<usize>,
+    /// Rust field path (for errors).
+    fields: Vec<String>,
+    /// Cursors of leaf-level nullable plans under required fields: (cursor, field, column).
+    pub required_over_optional: Vec<(usize, String, String)>,
+}
+
+impl<'s> Binder<'s> {
+    /// A binder over `schema`.
+    pub fn new(schema: &'s Schema) -> Self {
+        Binder {
+            schema,
+            columns: Vec::new(),
+            fields: Vec::new(),
+            required_over_optional: Vec::new(),
+        }
+    }
+
+    fn node(&self, i: usize) -> Result<&'s crate::schema::Node> {
+        self.schema
+            .node(i)
+            .ok_or_else(|| Error::invalid_argument("schema node out of range"))
+    }
+
+    /// The Rust field path being bound.
+    pub fn field_path(&self) -> String {
+        if self.fields.is_empty() {
+            return String::from("(record)");
+        }
+        self.fields.join(".")
+    }
+
+    /// The file's type of node `i`, as message text would show it.
+    fn file_type(&self, i: usize) -> String {
+        let Ok(n) = self.node(i) else {
+            return String::from("?");
+        };
+        let mut s = match &n.kind {
+            NodeKind::Group { .. } => String::from("group"),
+            NodeKind::Primitive {
+                physical_type,
+                type_length,
+                ..
+            } => match type_length {
+                Some(l) if *physical_type == PhysicalType::FixedLenByteArray => {
+                    format!("fixed_len_byte_array({l})")
+                }
+                _ => format!("{physical_type:?}").to_lowercase(),
+            },
+        };
+        if let Some(l) = &n.logical_type {
+            s.push_str(&format!(" ({l:?})"));
+        } else if let Some(c) = &n.converted_type {
+            s.push_str(&format!(" ({c:?})"));
+        }
+        s
+    }
+
+    /// The error for a Rust type that cannot read node `i`.
+    pub fn incompatible(&self, i: usize, rust: &str) -> Error {
+        Error::invalid_argument(format!(
+            "field {} ({rust}) cannot read column {} ({})",
+            self.field_path(),
+            self.schema.node_path_string(i),
+            self.file_type(i)
+        ))
+    }
+
+    /// Checks that node `i` is a plain group a struct can read.
+    pub fn check_group(&self, i: usize, attrs: &Attrs, rust: &str) -> Result<()> {
+        let n = self.node(i)?;
+        if !n.is_group() || *attrs != Attrs::NONE {
+            return Err(self.incompatible(i, rust));
+        }
+        Ok(())
+    }
+
+    /// Binds the field `name` of the struct at group node `group`.
+    pub fn bind_member<T: Field>(
+        &mut self,
+        group: usize,
+        name: &str,
+        rust_name: &str,
+        attrs: &Attrs,
+    ) -> Result<Plan> {
+        self.fields.push(rust_name.to_string());
+        let child = self
+            .node(group)?
+            .children()
+            .iter()
+            .copied()
+            .find(|&c| self.schema.node(c).is_some_and(|n| n.name == name));
+        let out = match child {
+            Some(c) => self.bind_field::<T>(c, attrs),
+            None if T::NULLABLE => Ok(Plan::Absent),
+            None => {
+                let parent = if group == 0 {
+                    String::from("the file's schema")
+                } else {
+                    format!("group {}", self.schema.node_path_string(group))
+                };
+                Err(Error::invalid_argument(format!(
+                    "field {}: {parent} has no column {name:?} (make the field an Option to read None)",
+                    self.field_path()
+                )))
+            }
+        };
+        self.fields.pop();
+        out
+    }
+
+    /// Binds `T` to node `i`, wrapping it when the node is OPTIONAL.
+    pub fn bind_field<T: Field>(&mut self, i: usize, attrs: &Attrs) -> Result<Plan> {
+        let n = self.node(i)?;
+        let start = self.columns.len();
+        let inner = T::bind(self, i, attrs)?;
+        if n.repetition != Rep::Optional {
+            return Ok(inner);
+        }
+        let leaf_level = matches!(inner, Plan::Leaf { .. });
+        let column = self.schema.node_path_string(i);
+        if !T::NULLABLE && leaf_level {
+            self.required_over_optional
+                .push((start, self.field_path(), column.clone()));
+        }
+        Ok(Plan::Nullable {
+            curs: start..self.columns.len(),
+            def: n.max_def_level,
+            inner: Box::new(inner),
+            what: Box::new((self.field_path(), column)),
+        })
+    }
+
+    /// Adds leaf node `i`'s column to those read; its cursor index.
+    pub(crate) fn leaf_cursor(&mut self, i: usize) -> Result<(usize, &'s crate::schema::Node)> {
+        let n = self.node(i)?;
+        match n.kind {
+            NodeKind::Primitive { column, .. } => {
+                self.columns.push(column);
+                Ok((self.columns.len() - 1, n))
+            }
+            NodeKind::Group { .. } => Err(self.incompatible(i, "a leaf type")),
+        }
+    }
+
+    /// Binds a list (`V = None`) or map to node `i`.
+    fn bind_repeated<K: Field, V: Field>(
+        &mut self,
+        i: usize,
+        attrs: &Attrs,
+        map: bool,
+        rust: &str,
+    ) -> Result<Plan> {
+        let n = self.node(i)?;
+        let start = self.columns.len();
+        // A repeated field outside any LIST/MAP group is a list of itself.
+        let (rep_node, elem) = if n.repetition == Rep::Repeated && !map {
+            (i, i)
+        } else {
+            match shape_of(self.schema, i) {
+                Shape::List {
+                    repeated,
+                    three_level,
+                } if !map => {
+                    let r = self.node(repeated)?;
+                    let elem = if three_level {
+                        r.children().first().copied().unwrap_or(repeated)
+                    } else {
+                        repeated
+                    };
+                    (repeated, elem)
+                }
+                Shape::Map { repeated } if map => (repeated, repeated),
+                Shape::KeyValue if map => (i, i),
+                _ => return Err(self.incompatible(i, rust)),
+            }
+        };
+        let r = self.node(rep_node)?;
+        let (first, second) = if map {
+            let kv = r.children();
+            let (Some(&k), Some(&v)) = (kv.first(), kv.get(1)) else {
+                return Err(self.incompatible(i, rust));
+            };
+            self.fields.push(String::from("key"));
+            let key = self.bind_field::<K>(k, &Attrs::NONE);
+            self.fields.pop();
+            let key = key?;
+            self.fields.push(String::from("value"));
+            let value = self.bind_field::<V>(v, attrs);
+            self.fields.pop();
+            (key, Some(Box::new(value?)))
+        } else if elem == rep_node {
+            // The element is the repeated node itself (2-level, or a bare repeated field).
+            (K::bind(self, elem, attrs)?, None)
+        } else {
+            (self.bind_field::<K>(elem, attrs)?, None)
+        };
+        Ok(Plan::Repeated {
+            curs: start..self.columns.len(),
+            def: r.max_def_level,
+            rep: r.max_rep_level,
+            first: Box::new(first),
+            second,
+        })
+    }
+}
+
+/// Reads a field's value per its plan: a null in a required field is an error naming it.
+#[doc(hidden)]
+pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut Cursors) -> Result<T> {
+    let plan = plan.ok_or_else(|| Error::invalid_argument("a struct plan lacks a field"))?;
+    if T::NULLABLE {
+        return T::read(plan, c);
+    }
+    match plan {
+        Plan::Nullable {
+            curs,
+            def,
+            inner,
+            what,
+        } => {
+            if c.peek_def(curs.start)? < *def {
+                return Err(Error::invalid_argument(format!(
+                    "field {} is not an Option, but column {} holds a null",
+                    what.0, what.1
+                )));
+            }
+            T::read(inner, c)
+        }
+        Plan::Absent => Err(Error::invalid_argument("a required field has no column")),
+        p => T::read(p, c),
+    }
+}
+
+/// The schema of a `Record` type: a message named `name` of its fields.
+#[doc(hidden)]
+pub fn schema_of<T: Field>(name: &str) -> Result<Schema> {
+    Ok(schema_and_encodings::<T>(name)?.0)
+}
+
+/// The schema and the encodings the fields' attributes ask for.
+#[doc(hidden)]
+pub fn schema_and_encodings<T: Field>(name: &str) -> Result<(Schema, Vec<(String, Encoding)>)> {
+    let mut ctx = SchemaCtx::default();
+    let t = T::field_type(&mut ctx, "", Rep::Required, &Attrs::NONE)?;
+    let fields = t.into_children();
+    let schema = Schema::new(name, fields)?;
+    Ok((schema, ctx.encodings))
+}
+
+/// A Rust type that is a Parquet field: the codec that `#[derive(Record)]` implements
+/// for structs and unit-only enums, and this module for the types in its table.
+#[doc(hidden)]
+pub trait Field: Sized {
+    /// Number of leaf columns under this type.
+    const LEAVES: usize;
+    /// Whether the type is an `Option` (reads `None` where the file has no column).
+    const NULLABLE: bool = false;
+    /// The field's schema node.
+    fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs)
+        -> Result<Type>;
+    /// Stripes the value into columns `col..col + LEAVES`.
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()>;
+    /// Binds the type to schema node `node` (its value: the node's optionality is the
+    /// caller's, [`Binder::bind_field`]).
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>;
+    /// Reads one value.
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self>;
+}
+
+/// The types a `Vec<T>` holds as a LIST: every [`Field`] but `u8` (`Vec<u8>` is a
+/// BYTE_ARRAY).
+#[doc(hidden)]
+pub trait Elem {}
+
+impl<T: Field> Field for Option<T> {
+    const LEAVES: usize = T::LEAVES;
+    const NULLABLE: bool = true;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs) -> Result<Type> {
+        if repetition != Rep::Required {
+            return Err(ctx.bad_attr(name, "Option<Option<_>> (Parquet has one null per node)"));
+        }
+        T::field_type(ctx, name, Rep::Optional, attrs)
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        match self {
+            None => s.nulls(col, T::LEAVES, lv),
+            Some(v) => v.write(s, col, Lv { def: lv.def + 1, ..lv }),
+        }
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        T::bind(b, node, attrs)
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        match plan {
+            Plan::Absent => Ok(None),
+            Plan::Nullable {
+                curs, def, inner, ..
+            } => {
+                if c.peek_def(curs.start)? < *def {
+                    c.skip(curs.clone());
+                    Ok(None)
+                } else {
+                    T::read(inner, c).map(Some)
+                }
+            }
+            p => T::read(p, c).map(Some),
+        }
+    }
+}
+
+impl<T: Field> Elem for Option<T> {}
+
+/// Writes the entries of a list or map: `first` per item, `second` after it for maps.
+fn write_repeated<'a, I, F>(s: &mut Shredder, col: usize, leaves: usize, lv: Lv, items: I, mut f: F) -> Result<()>
+where
+    I: IntoIterator,
+    F: FnMut(&mut Shredder, I::Item, Lv) -> Result<()>,
+{
+    let mut any = false;
+    let inner = Lv {
+        def: lv.def + 1,
+        rep: lv.rep,
+        depth: lv.depth + 1,
+    };
+    for (k, item) in items.into_iter().enumerate() {
+        any = true;
+        let at = if k == 0 { inner } else { Lv { rep: inner.depth, ..inner } };
+        f(s, item, at)?;
+    }
+    if !any {
+        s.nulls(col, leaves, lv)?;
+    }
+    Ok(())
+}
+
+/// Reads the entries of a list (or map) plan, calling `f` per entry.
+fn read_repeated(
+    plan: &Plan,
+    c: &mut Cursors,
+    mut f: impl FnMut(&Plan, Option<&Plan>, &mut Cursors) -> Result<()>,
+) -> Result<()> {
+    let Plan::Repeated {
+        curs,
+        def,
+        rep,
+        first,
+        second,
+    } = plan
+    else {
+        return Err(Error::invalid_argument("a list bound to a non-list plan"));
+    };
+    if curs.is_empty() {
+        return Ok(());
+    }
+    if c.peek_def(curs.start)? < *def {
+        c.skip(curs.clone());
+        return Ok(());
+    }
+    loop {
+        f(first, second.as_deref(), c)?;
+        if c.peek_rep(curs.start)? != Some(*rep) {
+            return Ok(());
+        }
+    }
+}
+
+impl<T: Field + Elem> Field for Vec<T> {
+    const LEAVES: usize = T::LEAVES;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs) -> Result<Type> {
+        ctx.path.push(name.to_string());
+        ctx.path.push(String::from("list"));
+        let element = T::field_type(ctx, "element", Rep::Required, attrs);
+        ctx.path.truncate(ctx.path.len() - 2);
+        Ok(Type::list(name, repetition, element?))
+    }
+    fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+        write_repeated(s, col, T::LEAVES, lv, self, |s, v, at| v.write(s, col, at))
+    }
+    fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+        b.bind_repeated::<T, T>(node, attrs, false, "Vec<_>")
+    }
+    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+        let mut out = Vec::new();
+        read_repeated(plan, c, |p, _, c| {
+            out.push(read_field::<T>(Some(p), c)?);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+impl<T: Field + Elem> Elem for Vec<T> {}
+
+macro_rules! map_field {
+    ($map:ident, $($bound:tt)*) => {
+        impl<K: Field + $($bound)*, V: Field> Field for $map<K, V> {
+            const LEAVES: usize = K::LEAVES + V::LEAVES;
+            fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs) -> Result<Type> {
+                ctx.path.push(name.to_string());
+                ctx.path.push(String::from("key_value"));
+                let key = K::field_type(ctx, "key", Rep::Required, &Attrs::NONE);
+                let value = V::field_type(ctx, "value", Rep::Required, attrs);
+                ctx.path.truncate(ctx.path.len() - 2);
+                Ok(Type::map(name, repetition, key?, Some(value?)))
+            }
+            fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
+                write_repeated(s, col, Self::LEAVES, lv, self, |s, (k, v), at| {
+                    k.write(s, col, at)?;
+                    v.write(s, col + K::LEAVES, at)
+                })
+            }
+            fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
+                b.bind_repeated::<K, V>(node, attrs, true, "map")
+            }
+            fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+                let mut out = $map::new();
+                read_repeated(plan, c, |k, v, c| {
+                    let key = read_field::<K>(Some(k), c)?;
+                    let value = read_field::<V>(v, c)?;
+                    out.insert(key, value);
+                    Ok(())
+                })?;
+                Ok(out)
+            }
+        }
+        impl<K: Field + $($bound)*, V: Field> Elem for $map<K, V> {}
+    };
+}
+
+use alloc::collections::BTreeMap;
+map_field!(BTreeMap, Ord);
+#[cfg(feature = "std")]
+use std::collections::HashMap;
+#[cfg(feature = "std")]
+map_field!(HashMap, Eq + core::hash::Hash);
+
+/// A unit-only enum deriving `Record`: written as its variant's name (BYTE_ARRAY, ENUM).
+#[doc(hidden)]
+pub trait EnumField: Sized {
+    /// Variant names, in declaration order.
+    const VARIANTS: &'static [&'static str];
+    /// The name of this variant.
+    fn name(&self) -> &'static str;
+    /// The variant named `name`.
+    fn from_name(name: &[u8]) -> Option<Self>;
+}
+
+/// Implements [`Field`] for a type implementing [`EnumField`] (what the derive expands to
+/// for enums).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! enum_field {
+    ($t:ty) => {
+        impl $crate::typed::Field for $t {
+            const LEAVES: usize = 1;
+            fn field_type(
+                ctx: &mut $crate::typed::SchemaCtx,
+                name: &str,
+                repetition: $crate::format::FieldRepetitionType,
+                attrs: &$crate::typed::Attrs,
+            ) -> $crate::Result<$crate::schema::Type> {
+                $crate::typed::enum_type(ctx, name, repetition, attrs)
+            }
+            fn write(
+                &self,
+                s: &mut $crate::typed::Shredder,
+                col: usize,
+                lv: $crate::typed::Lv,
+            ) -> $crate::Result<()> {
+                $crate::typed::write_enum(s, col, lv, $crate::typed::EnumField::name(self))
+            }
+            fn bind(
+                b: &mut $crate::typed::Binder<'_>,
+                node: usize,
+                attrs: &$crate::typed::Attrs,
+            ) -> $crate::Result<$crate::typed::Plan> {
+                $crate::typed::bind_enum(b, node, attrs)
+            }
+            fn read(
+                plan: &$crate::typed::Plan,
+                c: &mut $crate::typed::Cursors,
+            ) -> $crate::Result<Self> {
+                $crate::typed::read_enum(plan, c, <Self as $crate::typed::EnumField>::from_name)
+            }
+        }
+        impl $crate::typed::Elem for $t {}
+    };
+}
+
+pub use leaves::{bind_enum, enum_type, read_enum, write_enum};
+
+#[cfg(test)]
+mod tests;
