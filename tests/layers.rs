@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("levels", 5),
     ("record", 5),
     ("predicate", 5),
+    ("typed", 5),
     ("read", 6),
     ("write", 6),
 ];

@@ -46,6 +46,7 @@ pub mod pages;
 pub mod records;
 pub mod scan;
 pub mod walk;
+mod typed;
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -57,6 +58,7 @@ pub use pages::{Pages, RawPage};
 pub use records::Records;
 pub use scan::{Explain, Scan, ScanBatch, ScanBuilder};
 pub use walk::{PageWalk, Step, WalkPage};
+pub use typed::TypedRecords;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{ColumnMetaData, FileMetaData};

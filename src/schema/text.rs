@@ -173,6 +173,16 @@ fn write_node_head(f: &mut impl fmt::Write, node: &Node, indent: usize) -> fmt::
     Ok(())
 }
 
+impl Schema {
+    /// Node `i` as its line of message text (`optional binary name (STRING)`), without a
+    /// group's children: how error messages name a column's type.
+    pub fn node_text(&self, i: usize) -> Option<String> {
+        let mut s = String::new();
+        write_node_head(&mut s, self.node(i)?, 0).ok()?;
+        Some(s)
+    }
+}
+
 fn physical_name(t: PhysicalType) -> &'static str {
     match t {
         PhysicalType::Boolean => "boolean",

@@ -37,7 +37,7 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use crate::error::{Error, Result};
-use crate::format::{Encoding, FieldRepetitionType as Rep, PhysicalType, TimeUnit};
+use crate::format::{Encoding, FieldRepetitionType as Rep, TimeUnit};
 use crate::levels::shape::{shape_of, Shape};
 use crate::schema::{NodeKind, Schema, Type};
 use crate::values::{LeafData, Values};
@@ -532,39 +532,13 @@ impl<'s> Binder<'s> {
         self.fields.join(".")
     }
 
-    /// The file's type of node `i`, as message text would show it.
-    fn file_type(&self, i: usize) -> String {
-        let Ok(n) = self.node(i) else {
-            return String::from("?");
-        };
-        let mut s = match &n.kind {
-            NodeKind::Group { .. } => String::from("group"),
-            NodeKind::Primitive {
-                physical_type,
-                type_length,
-                ..
-            } => match type_length {
-                Some(l) if *physical_type == PhysicalType::FixedLenByteArray => {
-                    format!("fixed_len_byte_array({l})")
-                }
-                _ => format!("{physical_type:?}").to_lowercase(),
-            },
-        };
-        if let Some(l) = &n.logical_type {
-            s.push_str(&format!(" ({l:?})"));
-        } else if let Some(c) = &n.converted_type {
-            s.push_str(&format!(" ({c:?})"));
-        }
-        s
-    }
-
     /// The error for a Rust type that cannot read node `i`.
     pub fn incompatible(&self, i: usize, rust: &str) -> Error {
         Error::invalid_argument(format!(
             "field {} ({rust}) cannot read column {} ({})",
             self.field_path(),
             self.schema.node_path_string(i),
-            self.file_type(i)
+            self.schema.node_text(i).unwrap_or_default()
         ))
     }
 

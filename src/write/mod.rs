@@ -58,6 +58,7 @@ mod column;
 mod open_page;
 mod options;
 mod page_index;
+mod typed;
 
 pub use chunk::SLICE_LEVELS;
 pub use column::ColumnWriter;
@@ -67,6 +68,7 @@ pub use options::{
     DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT, DEFAULT_MAX_ROWS_PER_PAGE, DEFAULT_ROW_GROUP_BYTES,
     DEFAULT_ROW_GROUP_ROWS,
 };
+pub use typed::TypedWriter;
 
 use alloc::vec::Vec;
 

@@ -1,0 +1,285 @@
+//! `#[derive(Record)]`: round trips through `TypedWriter` and `read_typed`, the schema the
+//! derive gives, projection, and the binding errors.
+
+use std::collections::{BTreeMap, HashMap};
+
+use parket::read::FileReader;
+use parket::schema::Schema;
+use parket::write::{TypedWriter, WriteOptions};
+use parket::Record;
+
+#[derive(Record, Debug, Clone, PartialEq)]
+enum Color {
+    Red,
+    #[parket(name = "GREEN")]
+    Green,
+    Blue,
+}
+
+#[derive(Record, Debug, Clone, PartialEq, Default)]
+struct Point {
+    x: f64,
+    y: Option<f32>,
+}
+
+#[derive(Record, Debug, Clone, PartialEq)]
+struct Row {
+    id: i64,
+    #[parket(name = "label")]
+    name: String,
+    small: i8,
+    medium: i16,
+    flag: bool,
+    u_8: u8,
+    u_16: u16,
+    u_32: u32,
+    u_64: u64,
+    blob: Vec<u8>,
+    fixed: [u8; 3],
+    maybe: Option<i32>,
+    #[parket(date)]
+    day: i32,
+    #[parket(date)]
+    days: Option<i32>,
+    #[parket(time(unit = "micros"))]
+    time: i64,
+    #[parket(time(unit = "millis"))]
+    time_ms: i32,
+    #[parket(timestamp(unit = "nanos", utc = false))]
+    ts: i64,
+    #[parket(decimal(precision = 9, scale = 2))]
+    d32: i32,
+    #[parket(decimal(precision = 18, scale = 4))]
+    d64: Option<i64>,
+    #[parket(decimal(precision = 38, scale = 10))]
+    d128: i128,
+    #[parket(uuid)]
+    uuid: [u8; 16],
+    #[parket(json)]
+    doc: String,
+    #[parket(encoding = "DELTA_BINARY_PACKED")]
+    delta: i64,
+    #[parket(skip)]
+    ignored: u32,
+    color: Color,
+    colors: Vec<Option<Color>>,
+    point: Point,
+    points: Vec<Point>,
+    opt_point: Option<Point>,
+    nested: Vec<Vec<i32>>,
+    #[parket(date)]
+    dates: Vec<i32>,
+    map: BTreeMap<String, Option<i64>>,
+    hmap: HashMap<i32, Vec<String>>,
+    opt_list: Option<Vec<String>>,
+}
+
+fn row(i: i64) -> Row {
+    Row {
+        id: i,
+        name: format!("row {i}"),
+        small: i as i8,
+        medium: -(i as i16),
+        flag: i % 2 == 0,
+        u_8: 255 - i as u8,
+        u_16: u16::MAX,
+        u_32: u32::MAX - i as u32,
+        u_64: u64::MAX - i as u64,
+        blob: vec![0; i as usize % 4],
+        fixed: [i as u8, 1, 2],
+        maybe: (i % 3 != 0).then_some(i as i32),
+        day: 19_000 + i as i32,
+        days: (i % 2 == 1).then_some(-1),
+        time: 3_600_000_000 + i,
+        time_ms: 1000,
+        ts: -1,
+        d32: -12345,
+        d64: Some(i64::MAX / 10),
+        d128: -(10i128.pow(37)) + i as i128,
+        uuid: [i as u8; 16],
+        doc: "{\"a\": 1}".into(),
+        delta: i * 1000,
+        ignored: 0,
+        color: [Color::Red, Color::Green, Color::Blue][i as usize % 3].clone(),
+        colors: vec![Some(Color::Blue), None, Some(Color::Green)],
+        point: Point { x: f64::NAN, y: Some(-0.0) },
+        points: (0..i % 3).map(|k| Point { x: k as f64, y: None }).collect(),
+        opt_point: (i % 2 == 0).then(|| Point { x: f64::INFINITY, y: Some(f32::MIN) }),
+        nested: vec![vec![], vec![1, 2], vec![i as i32]],
+        dates: vec![1, 2, 3],
+        map: [("a".to_string(), Some(1)), ("b".to_string(), None)].into(),
+        hmap: [(i as i32, vec!["x".to_string(), String::new()])].into(),
+        opt_list: (i % 4 != 0).then(|| vec!["p".into(); i as usize % 4]),
+    }
+}
+
+/// Equality with NaN compared bitwise (every float field of `row` is NaN or ordinary).
+fn same(a: &Row, b: &Row) -> bool {
+    let mut a = a.clone();
+    let mut b = b.clone();
+    assert_eq!(a.point.x.to_bits(), b.point.x.to_bits());
+    assert_eq!(
+        a.point.y.map(f32::to_bits),
+        b.point.y.map(f32::to_bits),
+        "-0.0 survives"
+    );
+    a.point.x = 0.0;
+    b.point.x = 0.0;
+    a == b
+}
+
+fn write<T: Record>(rows: &[T], options: WriteOptions) -> Vec<u8> {
+    let mut w = TypedWriter::<T, _>::new(Vec::new(), options).unwrap();
+    w.write(rows).unwrap();
+    w.finish().unwrap();
+    w.into_inner()
+}
+
+#[test]
+fn every_type_round_trips() {
+    let rows: Vec<Row> = (0..50).map(row).collect();
+    for options in [
+        WriteOptions::default(),
+        WriteOptions::default().row_group_rows(7).dictionary(false),
+    ] {
+        let bytes = write(&rows, options);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let back: Vec<Row> = file
+            .read_typed::<Row>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        assert_eq!(back.len(), rows.len());
+        for (a, b) in rows.iter().zip(&back) {
+            assert!(same(a, b), "{a:?}\n{b:?}");
+        }
+        // The encoding attribute reached the column chunk.
+        let delta = file.schema().column_index("delta").unwrap();
+        let meta = file.metadata().row_groups[0].columns[delta].meta_data.as_ref().unwrap();
+        assert!(meta
+            .encodings
+            .contains(&parket::format::Encoding::DeltaBinaryPacked));
+    }
+}
+
+#[test]
+fn schema_is_message_text() {
+    #[derive(Record)]
+    struct Small {
+        a: i32,
+        #[parket(timestamp(unit = "millis", utc = true))]
+        t: Option<i64>,
+        tags: Vec<String>,
+        m: BTreeMap<String, i64>,
+        #[parket(decimal(precision = 20, scale = 2))]
+        d: i128,
+        e: Color,
+    }
+    let expected = Schema::parse(
+        "message Small {
+           required int32 a;
+           optional int64 t (TIMESTAMP(MILLIS,true));
+           required group tags (LIST) { repeated group list { required binary element (STRING); } }
+           required group m (MAP) { repeated group key_value {
+             required binary key (STRING); required int64 value; } }
+           required fixed_len_byte_array(9) d (DECIMAL(20,2));
+           required binary e (ENUM);
+         }",
+    )
+    .unwrap();
+    assert_eq!(Small::schema().unwrap(), expected);
+}
+
+#[test]
+fn projection_and_widening() {
+    #[derive(Record, Debug, PartialEq)]
+    struct Narrow {
+        a: i32,
+        b: Option<String>,
+        c: i32,
+    }
+    #[derive(Record, Debug, PartialEq)]
+    struct Wide {
+        c: i64,
+        missing: Option<u8>,
+        a: i64,
+    }
+    let rows: Vec<Narrow> = (0..10)
+        .map(|i| Narrow { a: i, b: Some("x".repeat(1000)), c: -i })
+        .collect();
+    let bytes = write(&rows, WriteOptions::default());
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let typed = file.read_typed::<Wide>().unwrap();
+    // Only columns c and a are read (by name, in the struct's order).
+    assert_eq!(typed.columns(), &[2, 0]);
+    let back: Vec<Wide> = typed.collect::<parket::Result<_>>().unwrap();
+    assert_eq!(back[3], Wide { c: -3, missing: None, a: 3 });
+}
+
+fn err<T: Record + std::fmt::Debug>(bytes: &[u8]) -> String {
+    let file = FileReader::from_bytes(bytes).unwrap();
+    match file.read_typed::<T>() {
+        Ok(_) => panic!("bound"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn binding_errors_name_field_column_and_types() {
+    #[derive(Record, Debug)]
+    struct File {
+        a: Option<i64>,
+        s: String,
+        n: Option<i32>,
+    }
+    #[derive(Record, Debug)]
+    struct MissingRequired {
+        b: i64,
+    }
+    #[derive(Record, Debug)]
+    struct WrongType {
+        s: i64,
+    }
+    #[derive(Record, Debug)]
+    struct RequiredOverNulls {
+        n: i32,
+    }
+    #[derive(Record, Debug)]
+    struct Narrowing {
+        a: Option<i32>,
+    }
+    let bytes = write(
+        &[File { a: Some(1), s: "x".into(), n: None }],
+        WriteOptions::default(),
+    );
+    let e = err::<MissingRequired>(&bytes);
+    assert!(e.contains("field b") && e.contains("\"b\""), "{e}");
+    let e = err::<WrongType>(&bytes);
+    assert!(e.contains("field s (i64)") && e.contains("column s (required binary s (STRING))"), "{e}");
+    let e = err::<RequiredOverNulls>(&bytes);
+    assert!(e.contains("field n") && e.contains("column n") && e.contains("Option"), "{e}");
+    let e = err::<Narrowing>(&bytes);
+    assert!(e.contains("field a (i32)") && e.contains("column a (optional int64 a)"), "{e}");
+}
+
+#[test]
+fn null_in_required_field_errors_at_that_row() {
+    #[derive(Record, Debug)]
+    struct File {
+        n: Option<i32>,
+    }
+    #[derive(Record, Debug)]
+    struct Req {
+        n: i32,
+    }
+    let bytes = write(
+        &[File { n: Some(1) }, File { n: None }],
+        WriteOptions::default().statistics(false),
+    );
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let mut rows = file.read_typed::<Req>().unwrap();
+    assert_eq!(rows.next().unwrap().unwrap().n, 1);
+    let e = rows.next().unwrap().unwrap_err().to_string();
+    assert!(e.contains("field n is not an Option") && e.contains("column n"), "{e}");
+    assert!(rows.next().is_none());
+}
