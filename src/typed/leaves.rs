@@ -108,7 +108,8 @@ impl Int {
         let col_bits = if physical_type == PhysicalType::Int32 { 32 } else { 64 };
         let mut unsigned = false;
         let ok = match (attrs.annotation, &n.logical_type) {
-            (Annotation::None, None) => {
+            // UNKNOWN (always null) reads as any type.
+            (Annotation::None, None | Some(LogicalType::Unknown)) => {
                 int_physical && self.signed && col_bits <= self.bits
             }
             (Annotation::None, Some(LogicalType::Integer { bit_width, is_signed })) => {

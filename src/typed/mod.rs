@@ -629,27 +629,24 @@ impl<'s> Binder<'s> {
     ) -> Result<Plan> {
         let n = self.node(i)?;
         let start = self.columns.len();
-        // A repeated field outside any LIST/MAP group is a list of itself.
-        let (rep_node, elem) = if n.repetition == Rep::Repeated && !map {
-            (i, i)
-        } else {
-            match shape_of(self.schema, i) {
-                Shape::List {
-                    repeated,
-                    three_level,
-                } if !map => {
-                    let r = self.node(repeated)?;
-                    let elem = if three_level {
-                        r.children().first().copied().unwrap_or(repeated)
-                    } else {
-                        repeated
-                    };
-                    (repeated, elem)
-                }
-                Shape::Map { repeated } if map => (repeated, repeated),
-                Shape::KeyValue if map => (i, i),
-                _ => return Err(self.incompatible(i, rust)),
+        let (rep_node, elem) = match shape_of(self.schema, i) {
+            Shape::List {
+                repeated,
+                three_level,
+            } if !map => {
+                let r = self.node(repeated)?;
+                let elem = if three_level {
+                    r.children().first().copied().unwrap_or(repeated)
+                } else {
+                    repeated
+                };
+                (repeated, elem)
             }
+            Shape::Map { repeated } if map => (repeated, repeated),
+            Shape::KeyValue if map => (i, i),
+            // A repeated field outside any LIST/MAP group is a list of itself.
+            _ if n.repetition == Rep::Repeated && !map => (i, i),
+            _ => return Err(self.incompatible(i, rust)),
         };
         let r = self.node(rep_node)?;
         let (first, second) = if map {
