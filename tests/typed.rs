@@ -283,3 +283,136 @@ fn null_in_required_field_errors_at_that_row() {
     assert!(e.contains("field n is not an Option") && e.contains("column n"), "{e}");
     assert!(rows.next().is_none());
 }
+
+mod property {
+    use super::*;
+    use proptest::collection::{btree_map, hash_map, vec};
+    use proptest::option::of;
+    use proptest::prelude::*;
+
+    #[derive(Record, Debug, Clone, PartialEq)]
+    enum Kind {
+        A,
+        B,
+        #[parket(name = "c c")]
+        C,
+    }
+
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Leaf {
+        #[parket(decimal(precision = 38, scale = 3))]
+        amount: Option<i128>,
+        bits: Vec<u8>,
+        kind: Kind,
+    }
+
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Inner {
+        // Floats as bits so that NaN payloads and -0.0 compare exactly.
+        f: u32,
+        leaves: Vec<Option<Leaf>>,
+        #[parket(timestamp(unit = "millis", utc = false))]
+        at: Option<Vec<i64>>,
+    }
+
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Top {
+        id: u64,
+        name: Option<String>,
+        inner: Option<Inner>,
+        inners: Vec<Inner>,
+        #[parket(date)]
+        dates: Vec<Option<i32>>,
+        map: BTreeMap<String, Option<Inner>>,
+        hmap: HashMap<u16, Vec<Kind>>,
+        #[parket(uuid)]
+        uuid: Option<[u8; 16]>,
+        #[parket(json, encoding = "DELTA_LENGTH_BYTE_ARRAY")]
+        json: String,
+        #[parket(decimal(precision = 5, scale = 1), encoding = "BYTE_STREAM_SPLIT")]
+        small: i32,
+        #[parket(time(unit = "nanos"))]
+        t: i64,
+        f64s: Vec<f64>,
+        #[parket(skip)]
+        skipped: Option<String>,
+    }
+
+    fn kind() -> impl Strategy<Value = Kind> {
+        prop_oneof![Just(Kind::A), Just(Kind::B), Just(Kind::C)]
+    }
+
+    fn leaf() -> impl Strategy<Value = Leaf> {
+        (
+            of(-(10i128.pow(38) - 1)..10i128.pow(38)),
+            vec(any::<u8>(), 0..4),
+            kind(),
+        )
+            .prop_map(|(amount, bits, kind)| Leaf { amount, bits, kind })
+    }
+
+    fn inner() -> impl Strategy<Value = Inner> {
+        (any::<u32>(), vec(of(leaf()), 0..3), of(vec(any::<i64>(), 0..3)))
+            .prop_map(|(f, leaves, at)| Inner { f, leaves, at })
+    }
+
+    fn top() -> impl Strategy<Value = Top> {
+        (
+            (any::<u64>(), of(".{0,5}"), of(inner()), vec(inner(), 0..3)),
+            (
+                vec(of(any::<i32>()), 0..3),
+                btree_map(".{0,3}", of(inner()), 0..3),
+                hash_map(any::<u16>(), vec(kind(), 0..3), 0..3),
+                of(any::<[u8; 16]>()),
+            ),
+            ("[a-z]{0,8}", -99_999i32..=99_999, any::<i64>(), vec(any::<u64>(), 0..3)),
+        )
+            .prop_map(|((id, name, inner, inners), (dates, map, hmap, uuid), (json, small, t, f))| {
+                Top {
+                    id,
+                    name,
+                    inner,
+                    inners,
+                    dates,
+                    map,
+                    hmap,
+                    uuid,
+                    json,
+                    small,
+                    t,
+                    f64s: f.into_iter().map(f64::from_bits).collect(),
+                    skipped: None,
+                }
+            })
+    }
+
+    fn bits(rows: &[Top]) -> Vec<Vec<u64>> {
+        rows.iter().map(|r| r.f64s.iter().map(|f| f.to_bits()).collect()).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn random_rows_round_trip(
+            rows in vec(top(), 0..40),
+            rg in 1usize..20,
+            dict in any::<bool>(),
+            v2 in any::<bool>(),
+        ) {
+            let version = if v2 { parket::write::PageVersion::V2 } else { parket::write::PageVersion::V1 };
+            let options = WriteOptions::default()
+                .row_group_rows(rg)
+                .dictionary(dict)
+                .page_version(version);
+            let bytes = write(&rows, options);
+            let file = FileReader::from_bytes(&bytes).unwrap();
+            let back: Vec<Top> = file.read_typed::<Top>().unwrap().collect::<parket::Result<_>>().unwrap();
+            prop_assert_eq!(bits(&back), bits(&rows));
+            let clean = |v: &[Top]| -> Vec<Top> {
+                v.iter().cloned().map(|mut t| { t.f64s.clear(); t }).collect()
+            };
+            prop_assert_eq!(clean(&back), clean(&rows));
+            prop_assert_eq!(file.metadata().num_rows as usize, rows.len());
+        }
+    }
+}
