@@ -416,3 +416,58 @@ mod property {
         }
     }
 }
+
+#[test]
+fn projection_reads_only_the_bound_columns() {
+    #[derive(Record, Debug, PartialEq)]
+    struct Full {
+        id: i64,
+        text: String,
+    }
+    #[derive(Record, Debug, PartialEq)]
+    struct Ids {
+        id: i64,
+    }
+    let rows: Vec<Full> = (0..2000)
+        .map(|i| Full { id: i, text: format!("{i:0>200}") })
+        .collect();
+    let bytes = write(&rows, WriteOptions::default().dictionary(false));
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let text_bytes: i64 = file
+        .metadata()
+        .row_groups
+        .iter()
+        .map(|rg| rg.columns[1].meta_data.as_ref().unwrap().total_compressed_size)
+        .sum();
+    assert!(text_bytes > 10_000, "{text_bytes}");
+    let read = |f: &dyn Fn(&FileReader<'_>)| {
+        let n = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        struct Shared {
+            inner: std::io::Cursor<Vec<u8>>,
+            n: std::sync::Arc<std::sync::atomic::AtomicU64>,
+        }
+        impl std::io::Read for Shared {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let k = self.inner.read(buf)?;
+                self.n.fetch_add(k as u64, std::sync::atomic::Ordering::Relaxed);
+                Ok(k)
+            }
+        }
+        impl std::io::Seek for Shared {
+            fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+                self.inner.seek(pos)
+            }
+        }
+        let file = FileReader::new(Shared { inner: std::io::Cursor::new(bytes.clone()), n: n.clone() }).unwrap();
+        let after_footer = n.load(std::sync::atomic::Ordering::Relaxed);
+        f(&file);
+        n.load(std::sync::atomic::Ordering::Relaxed) - after_footer
+    };
+    let all = read(&|f| assert_eq!(f.read_typed::<Full>().unwrap().count(), 2000));
+    let ids = read(&|f| {
+        let got: Vec<Ids> = f.read_typed::<Ids>().unwrap().collect::<parket::Result<_>>().unwrap();
+        assert_eq!(got[1999], Ids { id: 1999 });
+    });
+    assert!(all >= text_bytes as u64, "{all} {text_bytes}");
+    assert!(ids + text_bytes as u64 <= all, "projection read {ids} of {all} bytes");
+}
