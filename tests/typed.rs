@@ -102,9 +102,20 @@ fn row(i: i64) -> Row {
         ignored: 0,
         color: [Color::Red, Color::Green, Color::Blue][i as usize % 3].clone(),
         colors: vec![Some(Color::Blue), None, Some(Color::Green)],
-        point: Point { x: f64::NAN, y: Some(-0.0) },
-        points: (0..i % 3).map(|k| Point { x: k as f64, y: None }).collect(),
-        opt_point: (i % 2 == 0).then(|| Point { x: f64::INFINITY, y: Some(f32::MIN) }),
+        point: Point {
+            x: f64::NAN,
+            y: Some(-0.0),
+        },
+        points: (0..i % 3)
+            .map(|k| Point {
+                x: k as f64,
+                y: None,
+            })
+            .collect(),
+        opt_point: (i % 2 == 0).then(|| Point {
+            x: f64::INFINITY,
+            y: Some(f32::MIN),
+        }),
         nested: vec![vec![], vec![1, 2], vec![i as i32]],
         dates: vec![1, 2, 3],
         map: [("a".to_string(), Some(1)), ("b".to_string(), None)].into(),
@@ -155,7 +166,10 @@ fn every_type_round_trips() {
         }
         // The encoding attribute reached the column chunk.
         let delta = file.schema().column_index("delta").unwrap();
-        let meta = file.metadata().row_groups[0].columns[delta].meta_data.as_ref().unwrap();
+        let meta = file.metadata().row_groups[0].columns[delta]
+            .meta_data
+            .as_ref()
+            .unwrap();
         assert!(meta
             .encodings
             .contains(&parket::format::Encoding::DeltaBinaryPacked));
@@ -205,7 +219,11 @@ fn projection_and_widening() {
         a: i64,
     }
     let rows: Vec<Narrow> = (0..10)
-        .map(|i| Narrow { a: i, b: Some("x".repeat(1000)), c: -i })
+        .map(|i| Narrow {
+            a: i,
+            b: Some("x".repeat(1000)),
+            c: -i,
+        })
         .collect();
     let bytes = write(&rows, WriteOptions::default());
     let file = FileReader::from_bytes(&bytes).unwrap();
@@ -213,7 +231,14 @@ fn projection_and_widening() {
     // Only columns c and a are read (by name, in the struct's order).
     assert_eq!(typed.columns(), &[2, 0]);
     let back: Vec<Wide> = typed.collect::<parket::Result<_>>().unwrap();
-    assert_eq!(back[3], Wide { c: -3, missing: None, a: 3 });
+    assert_eq!(
+        back[3],
+        Wide {
+            c: -3,
+            missing: None,
+            a: 3
+        }
+    );
 }
 
 fn err<T: Record + std::fmt::Debug>(bytes: &[u8]) -> String {
@@ -249,17 +274,30 @@ fn binding_errors_name_field_column_and_types() {
         a: Option<i32>,
     }
     let bytes = write(
-        &[File { a: Some(1), s: "x".into(), n: None }],
+        &[File {
+            a: Some(1),
+            s: "x".into(),
+            n: None,
+        }],
         WriteOptions::default(),
     );
     let e = err::<MissingRequired>(&bytes);
     assert!(e.contains("field b") && e.contains("\"b\""), "{e}");
     let e = err::<WrongType>(&bytes);
-    assert!(e.contains("field s (i64)") && e.contains("column s (required binary s (STRING))"), "{e}");
+    assert!(
+        e.contains("field s (i64)") && e.contains("column s (required binary s (STRING))"),
+        "{e}"
+    );
     let e = err::<RequiredOverNulls>(&bytes);
-    assert!(e.contains("field n") && e.contains("column n") && e.contains("Option"), "{e}");
+    assert!(
+        e.contains("field n") && e.contains("column n") && e.contains("Option"),
+        "{e}"
+    );
     let e = err::<Narrowing>(&bytes);
-    assert!(e.contains("field a (i32)") && e.contains("column a (optional int64 a)"), "{e}");
+    assert!(
+        e.contains("field a (i32)") && e.contains("column a (optional int64 a)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -280,7 +318,10 @@ fn null_in_required_field_errors_at_that_row() {
     let mut rows = file.read_typed::<Req>().unwrap();
     assert_eq!(rows.next().unwrap().unwrap().n, 1);
     let e = rows.next().unwrap().unwrap_err().to_string();
-    assert!(e.contains("field n is not an Option") && e.contains("column n"), "{e}");
+    assert!(
+        e.contains("field n is not an Option") && e.contains("column n"),
+        "{e}"
+    );
     assert!(rows.next().is_none());
 }
 
@@ -352,7 +393,11 @@ mod property {
     }
 
     fn inner() -> impl Strategy<Value = Inner> {
-        (any::<u32>(), vec(of(leaf()), 0..3), of(vec(any::<i64>(), 0..3)))
+        (
+            any::<u32>(),
+            vec(of(leaf()), 0..3),
+            of(vec(any::<i64>(), 0..3)),
+        )
             .prop_map(|(f, leaves, at)| Inner { f, leaves, at })
     }
 
@@ -365,10 +410,15 @@ mod property {
                 hash_map(any::<u16>(), vec(kind(), 0..3), 0..3),
                 of(any::<[u8; 16]>()),
             ),
-            ("[a-z]{0,8}", -99_999i32..=99_999, any::<i64>(), vec(any::<u64>(), 0..3)),
+            (
+                "[a-z]{0,8}",
+                -99_999i32..=99_999,
+                any::<i64>(),
+                vec(any::<u64>(), 0..3),
+            ),
         )
-            .prop_map(|((id, name, inner, inners), (dates, map, hmap, uuid), (json, small, t, f))| {
-                Top {
+            .prop_map(
+                |((id, name, inner, inners), (dates, map, hmap, uuid), (json, small, t, f))| Top {
                     id,
                     name,
                     inner,
@@ -382,12 +432,14 @@ mod property {
                     t,
                     f64s: f.into_iter().map(f64::from_bits).collect(),
                     skipped: None,
-                }
-            })
+                },
+            )
     }
 
     fn bits(rows: &[Top]) -> Vec<Vec<u64>> {
-        rows.iter().map(|r| r.f64s.iter().map(|f| f.to_bits()).collect()).collect()
+        rows.iter()
+            .map(|r| r.f64s.iter().map(|f| f.to_bits()).collect())
+            .collect()
     }
 
     proptest! {
@@ -429,7 +481,10 @@ fn projection_reads_only_the_bound_columns() {
         id: i64,
     }
     let rows: Vec<Full> = (0..2000)
-        .map(|i| Full { id: i, text: format!("{i:0>200}") })
+        .map(|i| Full {
+            id: i,
+            text: format!("{i:0>200}"),
+        })
         .collect();
     let bytes = write(&rows, WriteOptions::default().dictionary(false));
     let file = FileReader::from_bytes(&bytes).unwrap();
@@ -437,7 +492,13 @@ fn projection_reads_only_the_bound_columns() {
         .metadata()
         .row_groups
         .iter()
-        .map(|rg| rg.columns[1].meta_data.as_ref().unwrap().total_compressed_size)
+        .map(|rg| {
+            rg.columns[1]
+                .meta_data
+                .as_ref()
+                .unwrap()
+                .total_compressed_size
+        })
         .sum();
     assert!(text_bytes > 10_000, "{text_bytes}");
     let read = |f: &dyn Fn(&FileReader<'_>)| {
@@ -449,7 +510,8 @@ fn projection_reads_only_the_bound_columns() {
         impl std::io::Read for Shared {
             fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
                 let k = self.inner.read(buf)?;
-                self.n.fetch_add(k as u64, std::sync::atomic::Ordering::Relaxed);
+                self.n
+                    .fetch_add(k as u64, std::sync::atomic::Ordering::Relaxed);
                 Ok(k)
             }
         }
@@ -458,16 +520,27 @@ fn projection_reads_only_the_bound_columns() {
                 self.inner.seek(pos)
             }
         }
-        let file = FileReader::new(Shared { inner: std::io::Cursor::new(bytes.clone()), n: n.clone() }).unwrap();
+        let file = FileReader::new(Shared {
+            inner: std::io::Cursor::new(bytes.clone()),
+            n: n.clone(),
+        })
+        .unwrap();
         let after_footer = n.load(std::sync::atomic::Ordering::Relaxed);
         f(&file);
         n.load(std::sync::atomic::Ordering::Relaxed) - after_footer
     };
     let all = read(&|f| assert_eq!(f.read_typed::<Full>().unwrap().count(), 2000));
     let ids = read(&|f| {
-        let got: Vec<Ids> = f.read_typed::<Ids>().unwrap().collect::<parket::Result<_>>().unwrap();
+        let got: Vec<Ids> = f
+            .read_typed::<Ids>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
         assert_eq!(got[1999], Ids { id: 1999 });
     });
     assert!(all >= text_bytes as u64, "{all} {text_bytes}");
-    assert!(ids + text_bytes as u64 <= all, "projection read {ids} of {all} bytes");
+    assert!(
+        ids + text_bytes as u64 <= all,
+        "projection read {ids} of {all} bytes"
+    );
 }

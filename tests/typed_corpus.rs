@@ -8,7 +8,8 @@ use parket::read::FileReader;
 use parket::Record;
 
 fn data(name: &str) -> Vec<u8> {
-    let dir = std::env::var("PARQUET_TEST_DATA").unwrap_or_else(|_| "../shared/parquet-testing".into());
+    let dir =
+        std::env::var("PARQUET_TEST_DATA").unwrap_or_else(|_| "../shared/parquet-testing".into());
     std::fs::read(format!("{dir}/data/{name}")).unwrap()
 }
 
@@ -115,7 +116,12 @@ fn legacy_two_level_list() {
         a: Vec<Vec<i32>>,
     }
     let rows: Vec<R> = read("old_list_structure.parquet");
-    assert_eq!(rows, [R { a: vec![vec![1, 2], vec![3, 4]] }]);
+    assert_eq!(
+        rows,
+        [R {
+            a: vec![vec![1, 2], vec![3, 4]]
+        }]
+    );
 }
 
 #[test]
@@ -137,11 +143,21 @@ fn repeated_groups_without_annotation() {
     }
     let rows: Vec<User> = read("repeated_no_annotation.parquet");
     assert_eq!(rows.len(), 6);
-    assert_eq!(rows[0], User { id: 1, phone_numbers: None });
+    assert_eq!(
+        rows[0],
+        User {
+            id: 1,
+            phone_numbers: None
+        }
+    );
     assert_eq!(rows[2].phone_numbers, Some(Phones { phone: vec![] }));
     let with: Vec<&User> = rows
         .iter()
-        .filter(|u| u.phone_numbers.as_ref().is_some_and(|p| !p.phone.is_empty()))
+        .filter(|u| {
+            u.phone_numbers
+                .as_ref()
+                .is_some_and(|p| !p.phone.is_empty())
+        })
         .collect();
     assert!(!with.is_empty());
 
@@ -154,7 +170,13 @@ fn repeated_groups_without_annotation() {
     }
     let rows: Vec<Lists> = read("repeated_primitive_no_list.parquet");
     assert_eq!(rows[0].ints, [0, 1, 2, 3]);
-    assert_eq!(rows[1], Lists { ints: vec![], strings: vec![s("three")] });
+    assert_eq!(
+        rows[1],
+        Lists {
+            ints: vec![],
+            strings: vec![s("three")]
+        }
+    );
 }
 
 #[test]
@@ -167,7 +189,10 @@ fn maps_lists_and_decimals() {
     let rows: Vec<R> = read("map_no_value.parquet");
     assert_eq!(
         rows[0],
-        R { my_map: [(1, None), (2, None), (3, None)].into(), my_list: vec![1, 2, 3] }
+        R {
+            my_map: [(1, None), (2, None), (3, None)].into(),
+            my_list: vec![1, 2, 3]
+        }
     );
 
     #[derive(Record, Debug, PartialEq)]
@@ -176,12 +201,24 @@ fn maps_lists_and_decimals() {
         value: Option<i64>,
     }
     let rows: Vec<Dec> = read("fixed_length_decimal_legacy.parquet");
-    assert_eq!(rows[..3], [Dec { value: Some(100) }, Dec { value: Some(200) }, Dec { value: Some(300) }]);
+    assert_eq!(
+        rows[..3],
+        [
+            Dec { value: Some(100) },
+            Dec { value: Some(200) },
+            Dec { value: Some(300) }
+        ]
+    );
 
     #[derive(Record, Debug, PartialEq)]
     struct Empty {
         emptylist: Option<Vec<Option<i32>>>,
     }
     let rows: Vec<Empty> = read("null_list.parquet");
-    assert_eq!(rows, [Empty { emptylist: Some(vec![]) }]);
+    assert_eq!(
+        rows,
+        [Empty {
+            emptylist: Some(vec![])
+        }]
+    );
 }

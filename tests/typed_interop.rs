@@ -79,7 +79,10 @@ fn order(i: i64) -> Order {
         uuid: [i as u8; 16],
         mood: if i % 2 == 0 { Mood::Happy } else { Mood::Sad },
         items: (0..i % 3)
-            .map(|k| Item { sku: format!("s{k}"), qty: (k > 0).then_some(k as u16 * 1000) })
+            .map(|k| Item {
+                sku: format!("s{k}"),
+                qty: (k > 0).then_some(k as u16 * 1000),
+            })
             .collect(),
         tags: (i % 4 != 1).then(|| vec![Some("a".into()), None]),
         attrs: [("k".to_string(), Some(i as i32)), ("z".to_string(), None)].into(),
@@ -131,7 +134,10 @@ fn pyarrow_reads_typed_files_and_typed_reads_pyarrows() {
         })
     );
     assert_eq!(seen[2]["price"], json!("-20.01"));
-    assert_eq!(seen[2]["items"], json!([{"sku": "s0", "qty": null}, {"sku": "s1", "qty": 1000}]));
+    assert_eq!(
+        seen[2]["items"],
+        json!([{"sku": "s0", "qty": null}, {"sku": "s1", "qty": 1000}])
+    );
     assert_eq!(seen[2]["tags"], json!(["a", null]));
     for (r, s) in rows.iter().zip(&seen) {
         assert_eq!(s["id"], json!(r.id));
@@ -142,7 +148,11 @@ fn pyarrow_reads_typed_files_and_typed_reads_pyarrows() {
     // FIXED_LEN_BYTE_ARRAY, the enum as a STRING, pyarrow's list and map shapes).
     let bytes = std::fs::read(&theirs).unwrap();
     let file = FileReader::from_bytes(&bytes).unwrap();
-    let back: Vec<Order> = file.read_typed::<Order>().unwrap().collect::<parket::Result<_>>().unwrap();
+    let back: Vec<Order> = file
+        .read_typed::<Order>()
+        .unwrap()
+        .collect::<parket::Result<_>>()
+        .unwrap();
     assert_eq!(back, rows);
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -205,7 +215,11 @@ fn duckdb_file_reads_into_structs() {
     python(DUCK, &[&path]);
     let bytes = std::fs::read(&path).unwrap();
     let file = FileReader::from_bytes(&bytes).unwrap();
-    let rows: Vec<Row> = file.read_typed::<Row>().unwrap().collect::<parket::Result<_>>().unwrap();
+    let rows: Vec<Row> = file
+        .read_typed::<Row>()
+        .unwrap()
+        .collect::<parket::Result<_>>()
+        .unwrap();
     assert_eq!(rows.len(), 10);
     assert_eq!(
         rows[4],
@@ -219,7 +233,12 @@ fn duckdb_file_reads_into_structs() {
             at: Some(1_704_067_200_000_000 + 4_000_000),
             mood: Some(Mood::Happy),
             ints: Some(vec![Some(4), Some(5)]),
-            s: Some(S { a: Some(4), b: Some(vec![Some(X { x: Some("q".into()) })]) }),
+            s: Some(S {
+                a: Some(4),
+                b: Some(vec![Some(X {
+                    x: Some("q".into())
+                })])
+            }),
             m: Some([("k4".to_string(), Some(4))].into()),
             tiny: Some(4),
         }

@@ -165,7 +165,10 @@ fn expand_enum(input: &DeriveInput, e: &syn::DataEnum) -> syn::Result<Tokens> {
     let mut idents = Vec::new();
     for v in &e.variants {
         if !matches!(v.fields, Fields::Unit) {
-            return Err(Error::new_spanned(v, "#[derive(Record)] enums are unit-only"));
+            return Err(Error::new_spanned(
+                v,
+                "#[derive(Record)] enums are unit-only",
+            ));
         }
         let a = field_attrs(&v.attrs)?;
         names.push(a.name.unwrap_or_else(|| v.ident.to_string()));
@@ -203,18 +206,28 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
     let mut k = 0usize;
     for f in &named.named {
         let a = field_attrs(&f.attrs)?;
-        let fid = f.ident.as_ref().ok_or_else(|| Error::new_spanned(f, "unnamed field"))?;
+        let fid = f
+            .ident
+            .as_ref()
+            .ok_or_else(|| Error::new_spanned(f, "unnamed field"))?;
         if a.skip {
             reads.push(quote!(#fid: ::core::default::Default::default()));
             continue;
         }
         let ty = &f.ty;
-        let name = a.name.unwrap_or_else(|| fid.to_string().trim_start_matches("r#").to_string());
+        let name = a
+            .name
+            .unwrap_or_else(|| fid.to_string().trim_start_matches("r#").to_string());
         if seen.contains(&name) {
-            return Err(Error::new_spanned(f, format!("two fields are named {name:?}")));
+            return Err(Error::new_spanned(
+                f,
+                format!("two fields are named {name:?}"),
+            ));
         }
         seen.push(name.clone());
-        let ann = a.annotation.unwrap_or(quote!(::parket::typed::Annotation::None));
+        let ann = a
+            .annotation
+            .unwrap_or(quote!(::parket::typed::Annotation::None));
         let enc = match a.encoding {
             Some(e) => quote!(::core::option::Option::Some(#e)),
             None => quote!(::core::option::Option::None),

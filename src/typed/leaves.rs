@@ -69,7 +69,9 @@ impl Int {
                     is_signed: signed,
                 })
             }
-            (Annotation::Date, true, 32) => leaf(physical, name, rep).logical_type(LogicalType::Date),
+            (Annotation::Date, true, 32) => {
+                leaf(physical, name, rep).logical_type(LogicalType::Date)
+            }
             (Annotation::Time { unit, utc }, true, bits)
                 if (bits == 32) == (unit == crate::format::TimeUnit::Millis) && bits >= 32 =>
             {
@@ -78,12 +80,11 @@ impl Int {
                     unit,
                 })
             }
-            (Annotation::Timestamp { unit, utc }, true, 64) => {
-                leaf(physical, name, rep).logical_type(LogicalType::Timestamp {
+            (Annotation::Timestamp { unit, utc }, true, 64) => leaf(physical, name, rep)
+                .logical_type(LogicalType::Timestamp {
                     is_adjusted_to_utc: utc,
                     unit,
-                })
-            }
+                }),
             (Annotation::Decimal { precision, scale }, true, bits)
                 if precision <= self.max_precision() && bits >= 32 =>
             {
@@ -105,14 +106,24 @@ impl Int {
             return Err(b.incompatible(node, self.rust));
         };
         let int_physical = matches!(physical_type, PhysicalType::Int32 | PhysicalType::Int64);
-        let col_bits = if physical_type == PhysicalType::Int32 { 32 } else { 64 };
+        let col_bits = if physical_type == PhysicalType::Int32 {
+            32
+        } else {
+            64
+        };
         let mut unsigned = false;
         let ok = match (attrs.annotation, &n.logical_type) {
             // UNKNOWN (always null) reads as any type.
             (Annotation::None, None | Some(LogicalType::Unknown)) => {
                 int_physical && self.signed && col_bits <= self.bits
             }
-            (Annotation::None, Some(LogicalType::Integer { bit_width, is_signed })) => {
+            (
+                Annotation::None,
+                Some(LogicalType::Integer {
+                    bit_width,
+                    is_signed,
+                }),
+            ) => {
                 let cb = *bit_width as u32;
                 unsigned = !is_signed;
                 int_physical
@@ -157,7 +168,11 @@ impl Int {
             Val::I64(x) => i128::from(x),
             Val::Bytes(b) if b.len() <= 16 => {
                 // Big-endian two's complement, sign-extended.
-                let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) { 0xff } else { 0 };
+                let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
+                    0xff
+                } else {
+                    0
+                };
                 let mut buf = [fill; 16];
                 buf[16 - b.len()..].copy_from_slice(b);
                 i128::from_be_bytes(buf)
@@ -267,7 +282,12 @@ impl Field for i128 {
 }
 impl Elem for i128 {}
 
-fn leaf_plan(b: &mut Binder<'_>, node: usize, ok: impl Fn(PhysicalType, Option<usize>, &Option<LogicalType>) -> bool, rust: &str) -> Result<Plan> {
+fn leaf_plan(
+    b: &mut Binder<'_>,
+    node: usize,
+    ok: impl Fn(PhysicalType, Option<usize>, &Option<LogicalType>) -> bool,
+    rust: &str,
+) -> Result<Plan> {
     let (cur, n) = b.leaf_cursor(node)?;
     let NodeKind::Primitive {
         physical_type,
@@ -318,7 +338,12 @@ impl Field for bool {
     }
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let plain = *attrs == Attrs::NONE || attrs.annotation == Annotation::None;
-        leaf_plan(b, node, |p, _, _| plain && p == PhysicalType::Boolean, "bool")
+        leaf_plan(
+            b,
+            node,
+            |p, _, _| plain && p == PhysicalType::Boolean,
+            "bool",
+        )
     }
     fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;

@@ -376,7 +376,9 @@ impl Plan {
     pub fn group_fields(&self) -> Result<&[Plan]> {
         match self {
             Plan::Group(f) => Ok(f),
-            _ => Err(Error::invalid_argument("a struct bound to a non-group plan")),
+            _ => Err(Error::invalid_argument(
+                "a struct bound to a non-group plan",
+            )),
         }
     }
 }
@@ -482,8 +484,10 @@ impl Cursors {
         };
         match v {
             Some(v) => Ok(v),
-            None => Err(Error::out_of_spec("a column has fewer values than its levels say")
-                .in_column(self.path(i))),
+            None => Err(
+                Error::out_of_spec("a column has fewer values than its levels say")
+                    .in_column(self.path(i)),
+            ),
         }
     }
 
@@ -730,8 +734,7 @@ pub trait Field: Sized {
     /// Whether the type is an `Option` (reads `None` where the file has no column).
     const NULLABLE: bool = false;
     /// The field's schema node.
-    fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs)
-        -> Result<Type>;
+    fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs) -> Result<Type>;
     /// Stripes the value into columns `col..col + LEAVES`.
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()>;
     /// Binds the type to schema node `node` (its value: the node's optionality is the
@@ -758,7 +761,14 @@ impl<T: Field> Field for Option<T> {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         match self {
             None => s.nulls(col, T::LEAVES, lv),
-            Some(v) => v.write(s, col, Lv { def: lv.def + 1, ..lv }),
+            Some(v) => v.write(
+                s,
+                col,
+                Lv {
+                    def: lv.def + 1,
+                    ..lv
+                },
+            ),
         }
     }
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
@@ -785,7 +795,14 @@ impl<T: Field> Field for Option<T> {
 impl<T: Field> Elem for Option<T> {}
 
 /// Writes the entries of a list or map: `first` per item, `second` after it for maps.
-fn write_repeated<'a, I, F>(s: &mut Shredder, col: usize, leaves: usize, lv: Lv, items: I, mut f: F) -> Result<()>
+fn write_repeated<'a, I, F>(
+    s: &mut Shredder,
+    col: usize,
+    leaves: usize,
+    lv: Lv,
+    items: I,
+    mut f: F,
+) -> Result<()>
 where
     I: IntoIterator,
     F: FnMut(&mut Shredder, I::Item, Lv) -> Result<()>,
@@ -798,7 +815,14 @@ where
     };
     for (k, item) in items.into_iter().enumerate() {
         any = true;
-        let at = if k == 0 { inner } else { Lv { rep: inner.depth, ..inner } };
+        let at = if k == 0 {
+            inner
+        } else {
+            Lv {
+                rep: inner.depth,
+                ..inner
+            }
+        };
         f(s, item, at)?;
     }
     if !any {

@@ -52,7 +52,10 @@ fn worked_example() {
         .to_string()
     );
     let rows = [
-        R { a: Some(7), b: vec![1, 2] },
+        R {
+            a: Some(7),
+            b: vec![1, 2],
+        },
         R { a: None, b: vec![] },
     ];
     let mut s = Shredder::new(&schema);
@@ -67,8 +70,16 @@ fn worked_example() {
     // And back.
     let mut b = Binder::new(&schema);
     let plan = R::bind(&mut b, 0, &Attrs::NONE).unwrap();
-    let defs: Vec<u16> = b.columns.iter().map(|&c| schema.columns()[c].max_def_level).collect();
-    let paths: Vec<String> = b.columns.iter().map(|&c| schema.columns()[c].path_string()).collect();
+    let defs: Vec<u16> = b
+        .columns
+        .iter()
+        .map(|&c| schema.columns()[c].max_def_level)
+        .collect();
+    let paths: Vec<String> = b
+        .columns
+        .iter()
+        .map(|&c| schema.columns()[c].path_string())
+        .collect();
     let mut c = Cursors::new(core::mem::take(&mut s.leaves), &defs, &paths);
     let back: Vec<R> = (0..2).map(|_| R::read(&plan, &mut c).unwrap()).collect();
     assert_eq!(back, rows);
