@@ -112,7 +112,7 @@ fn row(i: i64) -> Row {
                 y: None,
             })
             .collect(),
-        opt_point: (i % 2 == 0).then(|| Point {
+        opt_point: (i % 2 == 0).then_some(Point {
             x: f64::INFINITY,
             y: Some(f32::MIN),
         }),

@@ -28,9 +28,10 @@ fn s(x: &str) -> String {
 
 #[test]
 fn nested_lists_spark() {
+    type Strings = Option<Vec<Option<String>>>;
     #[derive(Record, Debug, PartialEq)]
     struct R {
-        a: Option<Vec<Option<Vec<Option<Vec<Option<String>>>>>>>,
+        a: Option<Vec<Option<Vec<Strings>>>>,
         b: i32,
     }
     let rows: Vec<R> = read("nested_lists.snappy.parquet");

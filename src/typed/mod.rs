@@ -795,7 +795,7 @@ impl<T: Field> Field for Option<T> {
 impl<T: Field> Elem for Option<T> {}
 
 /// Writes the entries of a list or map: `first` per item, `second` after it for maps.
-fn write_repeated<'a, I, F>(
+fn write_repeated<I, F>(
     s: &mut Shredder,
     col: usize,
     leaves: usize,
