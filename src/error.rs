@@ -126,6 +126,9 @@ impl Location {
 struct Inner {
     kind: ErrorKind,
     location: Location,
+    /// The `std::io::ErrorKind` of an [`ErrorKind::Io`], kept for [`Error::io_kind`].
+    #[cfg(feature = "std")]
+    io_kind: Option<std::io::ErrorKind>,
 }
 
 /// An error: an [`ErrorKind`] and the [`Location`] where it happened.
@@ -141,6 +144,8 @@ impl Error {
         Error(Box::new(Inner {
             kind,
             location: Location::default(),
+            #[cfg(feature = "std")]
+            io_kind: None,
         }))
     }
 
@@ -224,6 +229,13 @@ impl Error {
     /// Where it went wrong, as far as known.
     pub fn location(&self) -> &Location {
         &self.0.location
+    }
+
+    /// The `std::io::ErrorKind` of an I/O error (`None` for the other kinds), so that a
+    /// caller can tell `NotFound` from `PermissionDenied` or `UnexpectedEof`.
+    #[cfg(feature = "std")]
+    pub fn io_kind(&self) -> Option<std::io::ErrorKind> {
+        self.0.io_kind
     }
 
     /// Sets the byte offset, unless a lower layer already set a more precise one.
@@ -380,7 +392,46 @@ impl From<std::io::Error> for Error {
         // `to_string` without its panic path: writing into a String cannot fail.
         let mut s = String::new();
         let _ = fmt::Write::write_fmt(&mut s, format_args!("{e}"));
-        Error::new(ErrorKind::Io(s))
+        let mut err = Error::new(ErrorKind::Io(s));
+        err.0.io_kind = Some(e.kind());
+        err
+    }
+}
+
+/// Back to an `std::io::Error`: an I/O error keeps its `std::io::ErrorKind`, the others are
+/// `InvalidData` (a file that does not decode) or `InvalidInput` (a caller's argument).
+#[cfg(feature = "std")]
+impl From<Error> for std::io::Error {
+    fn from(e: Error) -> Self {
+        let kind = match (e.io_kind(), e.kind()) {
+            (Some(k), _) => k,
+            (None, ErrorKind::InvalidArgument(_)) => std::io::ErrorKind::InvalidInput,
+            (None, ErrorKind::Unsupported { .. } | ErrorKind::FeatureDisabled { .. }) => {
+                std::io::ErrorKind::Unsupported
+            }
+            (None, _) => std::io::ErrorKind::InvalidData,
+        };
+        std::io::Error::new(kind, e)
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod io_tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_keep_their_kind() {
+        let e: Error = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file").into();
+        assert_eq!(e.io_kind(), Some(std::io::ErrorKind::NotFound));
+        let e = e.in_column("a");
+        assert_eq!(e.io_kind(), Some(std::io::ErrorKind::NotFound));
+        assert_eq!(std::io::Error::from(e).kind(), std::io::ErrorKind::NotFound);
+        let e = Error::out_of_spec("x");
+        assert_eq!(e.io_kind(), None);
+        assert_eq!(
+            std::io::Error::from(e).kind(),
+            std::io::ErrorKind::InvalidData
+        );
     }
 }
 

@@ -544,3 +544,22 @@ fn projection_reads_only_the_bound_columns() {
         "projection read {ids} of {all} bytes"
     );
 }
+
+#[test]
+fn a_dropped_row_group_writer_fails_the_file() {
+    use parket::values::ValuesRef;
+    use parket::write::FileWriter;
+    let schema = Schema::parse("message m { required int32 a; }").unwrap();
+    let mut w = FileWriter::new(Vec::new(), schema.clone(), WriteOptions::default()).unwrap();
+    {
+        let mut rg = w.next_row_group().unwrap();
+        rg.write("a", ValuesRef::Int32(&[1, 2]), &[], &[]).unwrap();
+        // Dropped here, without finish().
+    }
+    let e = w.finish().unwrap_err().to_string();
+    assert!(e.contains("dropped without finish()"), "{e}");
+    // An empty row group writer dropped loses nothing and is no error.
+    let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    drop(w.next_row_group().unwrap());
+    assert_eq!(w.finish().unwrap().num_rows, 0);
+}

@@ -63,10 +63,10 @@ fn parse_tail(tail: [u8; 8], tail_offset: u64) -> Result<u32> {
         return Err(Error::new(ErrorKind::Encrypted).at_offset(tail_offset + 4));
     }
     if magic != MAGIC {
-        return Err(
-            Error::out_of_spec("file does not end with the magic \"PAR1\"")
-                .at_offset(tail_offset + 4),
-        );
+        return Err(Error::out_of_spec(
+            "file does not end with the magic \"PAR1\": the file is truncated, or not Parquet",
+        )
+        .at_offset(tail_offset + 4));
     }
     Ok(u32::from_le_bytes(len))
 }

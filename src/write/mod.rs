@@ -134,6 +134,7 @@ impl Out<'_> {
 }
 
 /// A streaming Parquet writer.
+#[must_use = "a FileWriter writes the footer only when finished"]
 pub struct FileWriter<W: Sink> {
     sink: W,
     offset: u64,
@@ -149,6 +150,8 @@ pub struct FileWriter<W: Sink> {
     failed: bool,
     /// The buffers of the last column writer finished, for the next one to start with.
     scratch: Option<column::WriterScratch>,
+    /// A row group writer holding rows was dropped without `finish`: `finish` errors.
+    dropped_rows: bool,
 }
 
 impl<W: Sink> FileWriter<W> {
@@ -184,6 +187,7 @@ impl<W: Sink> FileWriter<W> {
             metadata: None,
             failed: false,
             scratch: None,
+            dropped_rows: false,
         })
     }
 
@@ -243,6 +247,7 @@ impl<W: Sink> FileWriter<W> {
         let columns = self.column_writers()?;
         let n = columns.len();
         Ok(RowGroupWriter {
+            finished: false,
             start: self.offset,
             file: self,
             columns: columns.into_iter().map(Some).collect(),
@@ -412,6 +417,12 @@ impl<W: Sink> FileWriter<W> {
             return Ok(m.clone());
         }
         self.check_open()?;
+        if self.dropped_rows {
+            return Err(Error::invalid_argument(
+                "a row group writer holding rows was dropped without finish(): \
+                 its rows are not in the file",
+            ));
+        }
         self.flush_open()?;
         // Spec (PageIndex.md): the column indexes, then the offset indexes, after the row
         // groups and before the footer.
@@ -481,6 +492,16 @@ impl<W: Sink> FileWriter<W> {
     }
 }
 
+impl<W: Sink> Drop for RowGroupWriter<'_, W> {
+    fn drop(&mut self) {
+        let holds_rows =
+            !self.written.is_empty() || self.columns.iter().flatten().any(|c| c.num_rows() > 0);
+        if !self.finished && holds_rows {
+            self.file.dropped_rows = true;
+        }
+    }
+}
+
 /// Errors unless every column holds `num_rows` rows.
 fn check_rows<'c>(
     mut columns: impl Iterator<Item = &'c ColumnWriter>,
@@ -510,8 +531,8 @@ fn check_rows<'c>(
 ///   page, which is complete only when the chunk is), so the row group is never held in
 ///   memory whole. The fast path for a caller that has each column's data at hand.
 ///
-/// Dropping it without `finish` discards the row group: the footer does not mention it, and
-/// column chunks already written out stay in the file as bytes nothing refers to.
+/// Dropping it without `finish` after writing rows discards the row group, and
+/// [`FileWriter::finish`] then fails rather than write a file that silently lacks them.
 ///
 /// ```
 /// use parket::schema::Schema;
@@ -526,8 +547,11 @@ fn check_rows<'c>(
 /// rg.finish().unwrap();
 /// assert_eq!(w.finish().unwrap().num_rows, 3);
 /// ```
+#[must_use = "a row group is written only by RowGroupWriter::finish"]
 pub struct RowGroupWriter<'a, W: Sink> {
     file: &'a mut FileWriter<W>,
+    /// `finish` was called.
+    finished: bool,
     /// The columns not yet written out.
     columns: Vec<Option<ColumnWriter>>,
     /// Whether `close_column` was called, per column.
@@ -633,6 +657,7 @@ impl<W: Sink> RowGroupWriter<'_, W> {
     /// Writes out the columns not yet written and ends the row group. Errors, writing
     /// nothing more, when the columns hold different numbers of rows.
     pub fn finish(mut self) -> Result<()> {
+        self.finished = true;
         self.file.check_open()?;
         let rg_index = self.file.row_groups.len();
         let num_rows = self

@@ -28,6 +28,7 @@ pub use crate::page::encode::PageVersion;
 
 /// Bloom filter settings of a column.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[must_use]
 pub struct BloomFilterOptions {
     /// False-positive probability, `0 < fpp < 1`.
     pub fpp: f64,
@@ -47,6 +48,7 @@ impl Default for BloomFilterOptions {
 
 /// Settings of one column; unset fields take the file-level value.
 #[derive(Debug, Clone, Default, PartialEq)]
+#[must_use]
 pub struct ColumnOptions {
     pub(crate) page_version: Option<PageVersion>,
     pub(crate) codec: Option<Codec>,
@@ -153,6 +155,7 @@ pub(crate) struct ColumnSettings {
 ///     .column("name", |c| c.dictionary(false).encoding(Encoding::DeltaByteArray));
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[must_use]
 pub struct WriteOptions {
     pub(crate) defaults: ColumnOptions,
     pub(crate) columns: Vec<(String, ColumnOptions)>,
