@@ -563,3 +563,26 @@ fn a_dropped_row_group_writer_fails_the_file() {
     drop(w.next_row_group().unwrap());
     assert_eq!(w.finish().unwrap().num_rows, 0);
 }
+
+#[test]
+fn unknown_columns_are_named() {
+    use parket::values::ValuesRef;
+    use parket::write::FileWriter;
+    let schema = Schema::parse(
+        "message m { required int32 a; optional group tags (LIST) {
+           repeated group list { optional binary element (STRING); } } }",
+    )
+    .unwrap();
+    let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    let mut rg = w.next_row_group().unwrap();
+    let e = rg.column("nope").err().unwrap().to_string();
+    assert!(e.contains("\"nope\""), "{e}");
+    let e = rg
+        .write("tags", ValuesRef::Int32(&[1]), &[], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("tags"), "{e}");
+    let e = rg.column(7).err().unwrap().to_string();
+    assert!(e.contains('7'), "{e}");
+    rg.finish().unwrap();
+}
