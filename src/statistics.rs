@@ -168,6 +168,12 @@ impl StatKind {
         }
     }
 
+    /// True for FLOAT, DOUBLE and FLOAT16: the kinds with NaN, `nan_count` and the
+    /// `IEEE_754_TOTAL_ORDER` column order.
+    pub fn is_floating(self) -> bool {
+        matches!(self, StatKind::Float | StatKind::Double | StatKind::Float16)
+    }
+
     /// True when the deprecated `min` / `max` fields (signed order, as old writers computed
     /// them) agree with this kind's order, so they may be written and read.
     pub fn legacy_min_max_valid(self) -> bool {
@@ -315,6 +321,7 @@ pub fn half_of(bytes: &[u8]) -> f32 {
 pub struct StatisticsBuilder {
     kind: StatKind,
     null_count: u64,
+    nan_count: u64,
     min: Option<Scalar>,
     max: Option<Scalar>,
 }
@@ -325,6 +332,7 @@ impl StatisticsBuilder {
         StatisticsBuilder {
             kind,
             null_count: 0,
+            nan_count: 0,
             min: None,
             max: None,
         }
@@ -345,6 +353,18 @@ impl StatisticsBuilder {
         self.null_count
     }
 
+    /// Counts the NaNs among `values` (FLOAT, DOUBLE, FLOAT16; nothing for other kinds).
+    /// Separate from [`StatisticsBuilder::update`], which may see each distinct value once
+    /// (dictionary entries) where the count needs every value.
+    pub fn count_nans(&mut self, values: ValuesRef<'_>) {
+        self.nan_count += nans_in(self.kind, values);
+    }
+
+    /// The NaN count.
+    pub fn nan_count(&self) -> u64 {
+        self.nan_count
+    }
+
     /// The minimum so far (never NaN; a zero keeps the sign it was seen with).
     pub fn min(&self) -> Option<&Scalar> {
         self.min.as_ref()
@@ -358,6 +378,7 @@ impl StatisticsBuilder {
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.null_count = 0;
+        self.nan_count = 0;
         self.min = None;
         self.max = None;
     }
@@ -488,6 +509,7 @@ impl StatisticsBuilder {
     /// Merges another builder of the same kind (a page into its chunk).
     pub fn merge(&mut self, other: &StatisticsBuilder) {
         self.null_count += other.null_count;
+        self.nan_count += other.nan_count;
         if let (Some(lo), Some(hi)) = (&other.min, &other.max) {
             self.offer(lo.clone(), hi.clone());
         }
@@ -535,11 +557,13 @@ impl StatisticsBuilder {
         }
     }
 
-    /// The Thrift `Statistics`: null_count, and min/max when there are non-NaN values
-    /// (with the exactness flags, and the deprecated fields where valid).
+    /// The Thrift `Statistics`: null_count, nan_count for floating-point kinds (the spec
+    /// requires it "even if it is zero"), and min/max when there are non-NaN values (with
+    /// the exactness flags, and the deprecated fields where valid).
     pub fn to_format(&self, truncate: Option<usize>) -> Statistics {
         let mut s = Statistics {
             null_count: Some(self.null_count as i64),
+            nan_count: self.kind.is_floating().then_some(self.nan_count as i64),
             ..Default::default()
         };
         if let Some((lo, lo_exact, hi, hi_exact)) = self.min_max_plain(truncate) {
@@ -553,6 +577,18 @@ impl StatisticsBuilder {
             s.is_max_value_exact = Some(hi_exact);
         }
         s
+    }
+}
+
+/// The number of NaNs among `values` when `kind` is a floating-point kind, else 0.
+fn nans_in(kind: StatKind, values: ValuesRef<'_>) -> u64 {
+    match (kind, values) {
+        (StatKind::Float, ValuesRef::Float(v)) => v.iter().filter(|x| x.is_nan()).count() as u64,
+        (StatKind::Double, ValuesRef::Double(v)) => v.iter().filter(|x| x.is_nan()).count() as u64,
+        (StatKind::Float16, ValuesRef::FixedLenByteArray(v)) => {
+            v.iter().filter(|x| half_of(x).is_nan()).count() as u64
+        }
+        _ => 0,
     }
 }
 

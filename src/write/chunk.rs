@@ -422,6 +422,7 @@ impl ChunkEncoder {
         let rest = vals.slice(taken..vals.len());
         if self.settings.statistics {
             self.page.stats.update(rest)?;
+            self.page.stats.count_nans(rest);
         }
         if let ValuesRef::ByteArray(b) = rest {
             self.page.byte_array_bytes += b.total_bytes() as i64;
@@ -449,6 +450,7 @@ impl ChunkEncoder {
         let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
         self.page.add_levels(d, r, n, max_def, max_rep);
         if self.settings.statistics {
+            self.page.stats.count_nans(vals);
             match ids {
                 // Integers: a branch-free min/max over the values beats marking their ids.
                 Some(_)
@@ -689,6 +691,7 @@ impl ChunkEncoder {
             page_type: self.settings.page_version.page_type(),
             encoding,
             null_count: page.nulls as i64,
+            nan_count: self.kind.is_floating().then_some(page.stats.nan_count() as i64),
             null_page: levels == page.nulls,
             bounds: page
                 .stats

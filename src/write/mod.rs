@@ -457,7 +457,8 @@ impl<W: Sink> FileWriter<W> {
         self.indexes.clear();
         let kv = &self.options.key_value_metadata;
         let meta = FileMetaData {
-            version: 2,
+            // Spec (FileMetaData.version, Dec 2025): "writers should always populate 1".
+            version: 1,
             schema: self.schema.to_elements(),
             num_rows: self.num_rows,
             row_groups: core::mem::take(&mut self.row_groups),

@@ -30,6 +30,8 @@ pub(crate) struct PageEntry<'a> {
     pub page_type: PageType,
     pub encoding: Encoding,
     pub null_count: i64,
+    /// The page's NaNs, for floating-point columns.
+    pub nan_count: Option<i64>,
     /// Whether every value of the page is null.
     pub null_page: bool,
     /// The page's bounds, PLAIN-encoded (truncated as the options say), if it has any.
@@ -52,6 +54,8 @@ pub(crate) struct PageIndexBuilder {
     min_values: Vec<Vec<u8>>,
     max_values: Vec<Vec<u8>>,
     null_counts: Vec<i64>,
+    /// `None` once a page has no NaN count (not a floating-point column).
+    nan_counts: Option<Vec<i64>>,
     def_histograms: Vec<i64>,
     rep_histograms: Vec<i64>,
     /// False once a page that is not all nulls has no bounds (only NaNs): no column index.
@@ -94,6 +98,7 @@ impl PageIndexBuilder {
             min_values: Vec::new(),
             max_values: Vec::new(),
             null_counts: Vec::new(),
+            nan_counts: Some(Vec::new()),
             def_histograms: Vec::new(),
             rep_histograms: Vec::new(),
             bounds_valid: true,
@@ -136,6 +141,10 @@ impl PageIndexBuilder {
         }
         self.null_pages.push(page.null_page);
         self.null_counts.push(page.null_count);
+        match (&mut self.nan_counts, page.nan_count) {
+            (Some(v), Some(n)) => v.push(n),
+            (counts, _) => *counts = None,
+        }
         let (lo, hi) = page.bounds.unwrap_or_else(|| {
             // Spec: a null page has empty min/max; a page of only NaNs has no valid bounds,
             // so the chunk gets no column index.
@@ -175,7 +184,9 @@ impl PageIndexBuilder {
             null_counts: Some(self.null_counts),
             repetition_level_histograms: (max_rep > 0).then_some(self.rep_histograms),
             definition_level_histograms: (max_def > 0).then_some(self.def_histograms),
-            nan_counts: None,
+            // Spec (ColumnIndex.nan_counts): "Only present for columns of physical type
+            // FLOAT or DOUBLE, or logical type FLOAT16".
+            nan_counts: self.nan_counts.filter(|_| self.kind.is_floating()),
         });
         ChunkIndexes {
             encodings: self.encodings,
@@ -250,6 +261,7 @@ mod tests {
             page_type: PageType::DataPage,
             encoding: Encoding::Plain,
             null_count,
+            nan_count: None,
             null_page: bounds.is_none() && null_count > 0,
             bounds: bounds.map(|(a, b)| (a.to_le_bytes().to_vec(), b.to_le_bytes().to_vec())),
             def_histogram: def,
