@@ -241,6 +241,29 @@ impl Scalar {
     }
 }
 
+/// [`compare`], or under `IEEE_754_TOTAL_ORDER` (`total`, floating-point kinds) IEEE 754
+/// totalOrder: `-NaN < -inf < .. < -0.0 < +0.0 < .. < +inf < +NaN`, NaNs by payload.
+pub fn compare_in(kind: StatKind, total: bool, a: &Scalar, b: &Scalar) -> Ordering {
+    match (a, b) {
+        (Scalar::Float(x), Scalar::Float(y)) if total => x.total_cmp(y),
+        (Scalar::Double(x), Scalar::Double(y)) if total => x.total_cmp(y),
+        (Scalar::Bytes(x), Scalar::Bytes(y)) if total && kind == StatKind::Float16 => {
+            half_total_key(x).cmp(&half_total_key(y))
+        }
+        _ => compare(kind, a, b),
+    }
+}
+
+/// The totalOrder key of a little-endian half: the bits as a signed integer, with the
+/// magnitude bits flipped for negative values (as `f32::total_cmp` does).
+fn half_total_key(b: &[u8]) -> i16 {
+    let bits = match b {
+        [lo, hi] => i16::from_le_bytes([*lo, *hi]),
+        _ => 0,
+    };
+    bits ^ ((((bits >> 15) as u16) >> 1) as i16)
+}
+
 /// Compares two values of `kind` in its sort order. Floats: by value (`-0.0 == 0.0`), NaN
 /// compares equal to everything (callers keep NaN out). `Undefined` is always `Equal`.
 pub fn compare(kind: StatKind, a: &Scalar, b: &Scalar) -> Ordering {
@@ -324,6 +347,11 @@ pub struct StatisticsBuilder {
     nan_count: u64,
     min: Option<Scalar>,
     max: Option<Scalar>,
+    /// `IEEE_754_TOTAL_ORDER` (floating-point kinds only): min/max by totalOrder, and the
+    /// NaN bounds below for when every value is NaN.
+    total_order: bool,
+    nan_min: Option<Scalar>,
+    nan_max: Option<Scalar>,
 }
 
 impl StatisticsBuilder {
@@ -335,7 +363,34 @@ impl StatisticsBuilder {
             nan_count: 0,
             min: None,
             max: None,
+            total_order: false,
+            nan_min: None,
+            nan_max: None,
         }
+    }
+
+    /// Orders a floating-point kind by the `IEEE_754_TOTAL_ORDER` column order when `on`
+    /// (no effect on other kinds). Spec (parquet.thrift, `ColumnOrder`): min and max are
+    /// "the smallest and largest non-NaN values respectively, or if all non-null values are
+    /// NaN, the smallest and largest NaN values as defined by IEEE 754 total order"; zeros
+    /// keep their sign (`-0.0 < +0.0`).
+    ///
+    /// ```
+    /// use parket::statistics::{StatKind, StatisticsBuilder};
+    /// use parket::values::ValuesRef;
+    /// let mut b = StatisticsBuilder::new(StatKind::Double).with_total_order(true);
+    /// b.update(ValuesRef::Double(&[0.0, -0.0, f64::NAN])).unwrap();
+    /// assert_eq!(b.min_plain().unwrap(), (-0.0f64).to_le_bytes()); // -0 < +0
+    /// assert_eq!(b.max_plain().unwrap(), 0.0f64.to_le_bytes());
+    /// ```
+    pub fn with_total_order(mut self, on: bool) -> Self {
+        self.total_order = on && self.kind.is_floating();
+        self
+    }
+
+    /// Whether min/max follow `IEEE_754_TOTAL_ORDER`.
+    pub fn total_order(&self) -> bool {
+        self.total_order
     }
 
     /// The kind.
@@ -381,17 +436,47 @@ impl StatisticsBuilder {
         self.nan_count = 0;
         self.min = None;
         self.max = None;
+        self.nan_min = None;
+        self.nan_max = None;
     }
 
     fn offer(&mut self, lo: Scalar, hi: Scalar) {
-        let k = self.kind;
+        let (k, t) = (self.kind, self.total_order);
         match &self.min {
-            Some(m) if compare(k, &lo, m) != Ordering::Less => {}
+            Some(m) if compare_in(k, t, &lo, m) != Ordering::Less => {}
             _ => self.min = Some(lo),
         }
         match &self.max {
-            Some(m) if compare(k, &hi, m) != Ordering::Greater => {}
+            Some(m) if compare_in(k, t, &hi, m) != Ordering::Greater => {}
             _ => self.max = Some(hi),
+        }
+    }
+
+    /// Under total order: each value into the non-NaN bounds or the NaN bounds.
+    fn update_total_order(&mut self, values: ValuesRef<'_>) {
+        let take = |b: &mut Self, x: Scalar, nan: bool| {
+            let k = b.kind;
+            let (lo, hi) = if nan {
+                (&mut b.nan_min, &mut b.nan_max)
+            } else {
+                (&mut b.min, &mut b.max)
+            };
+            if lo.as_ref().is_none_or(|m| compare_in(k, true, &x, m).is_lt()) {
+                *lo = Some(x.clone());
+            }
+            if hi.as_ref().is_none_or(|m| compare_in(k, true, &x, m).is_gt()) {
+                *hi = Some(x);
+            }
+        };
+        match values {
+            ValuesRef::Float(v) => v.iter().for_each(|&x| take(self, Scalar::Float(x), x.is_nan())),
+            ValuesRef::Double(v) => {
+                v.iter().for_each(|&x| take(self, Scalar::Double(x), x.is_nan()))
+            }
+            ValuesRef::FixedLenByteArray(v) => v.iter().for_each(|x| {
+                take(self, Scalar::Bytes(x.to_vec()), half_of(x).is_nan())
+            }),
+            _ => {}
         }
     }
 
@@ -423,6 +508,17 @@ impl StatisticsBuilder {
     /// does not fit the kind.
     pub fn update(&mut self, values: ValuesRef<'_>) -> Result<()> {
         if values.is_empty() || self.kind == StatKind::Undefined {
+            return Ok(());
+        }
+        if self.total_order
+            && matches!(
+                (self.kind, values),
+                (StatKind::Float, ValuesRef::Float(_))
+                    | (StatKind::Double, ValuesRef::Double(_))
+                    | (StatKind::Float16, ValuesRef::FixedLenByteArray(_))
+            )
+        {
+            self.update_total_order(values);
             return Ok(());
         }
         match (self.kind, values) {
@@ -513,10 +609,23 @@ impl StatisticsBuilder {
         if let (Some(lo), Some(hi)) = (&other.min, &other.max) {
             self.offer(lo.clone(), hi.clone());
         }
+        if let (Some(lo), Some(hi)) = (&other.nan_min, &other.nan_max) {
+            let k = self.kind;
+            if self.nan_min.as_ref().is_none_or(|m| compare_in(k, true, lo, m).is_lt()) {
+                self.nan_min = Some(lo.clone());
+            }
+            if self.nan_max.as_ref().is_none_or(|m| compare_in(k, true, hi, m).is_gt()) {
+                self.nan_max = Some(hi.clone());
+            }
+        }
     }
 
     /// The min as written: PLAIN bytes, with a zero written as `-0.0`.
     pub fn min_plain(&self) -> Option<Vec<u8>> {
+        if self.total_order {
+            // Total order: the value as it is (a zero keeps its sign), or the NaN bound.
+            return Some(self.min.as_ref().or(self.nan_min.as_ref())?.to_plain());
+        }
         // Spec (parquet.thrift, ColumnOrder): "When writing statistics, if the computed
         // min is a zero (whether negative or positive), `-0.0` should be written".
         Some(match self.min.as_ref()? {
@@ -531,6 +640,9 @@ impl StatisticsBuilder {
 
     /// The max as written: PLAIN bytes, with a zero written as `+0.0`.
     pub fn max_plain(&self) -> Option<Vec<u8>> {
+        if self.total_order {
+            return Some(self.max.as_ref().or(self.nan_max.as_ref())?.to_plain());
+        }
         // Spec: "if the computed max is a zero (whether negative or positive), `+0.0` should
         // be written into the max statistics field."
         Some(match self.max.as_ref()? {
@@ -567,7 +679,8 @@ impl StatisticsBuilder {
             ..Default::default()
         };
         if let Some((lo, lo_exact, hi, hi_exact)) = self.min_max_plain(truncate) {
-            if self.kind.legacy_min_max_valid() {
+            // The deprecated fields are TYPE_ORDER's: not under total order.
+            if self.kind.legacy_min_max_valid() && !self.total_order {
                 s.min = Some(lo.clone());
                 s.max = Some(hi.clone());
             }

@@ -133,8 +133,9 @@ impl ChunkEncoder {
         };
         let (max_def, max_rep) = (descr.max_def_level, descr.max_rep_level);
         let byte_array = descr.physical_type == PhysicalType::ByteArray;
+        let total = settings.ieee_754_total_order && kind.is_floating();
         Ok(ChunkEncoder {
-            page: OpenPage::new(descr.physical_type, width, kind, max_def, max_rep),
+            page: OpenPage::new(descr.physical_type, width, kind, max_def, max_rep, total),
             kind,
             width,
             dictionary_active: dictionary.is_some(),
@@ -142,7 +143,7 @@ impl ChunkEncoder {
             dictionary_pages: 0,
             slice_ids: Vec::new(),
             started: false,
-            chunk_stats: StatisticsBuilder::new(kind),
+            chunk_stats: StatisticsBuilder::new(kind).with_total_order(total),
             data_bytes: 0,
             num_values: 0,
             num_rows: 0,
@@ -151,7 +152,7 @@ impl ChunkEncoder {
             dictionary_page: None,
             bloom_hashes: Vec::new(),
             pages: PageEncoder::new(settings.page_version, settings.codec, settings.crc),
-            index: PageIndexBuilder::new(kind, max_def, max_rep, byte_array),
+            index: PageIndexBuilder::new(kind, max_def, max_rep, byte_array, total),
             settings,
             descr,
         })

@@ -464,10 +464,21 @@ impl<W: Sink> FileWriter<W> {
             row_groups: core::mem::take(&mut self.row_groups),
             key_value_metadata: (!kv.is_empty()).then(|| kv.clone()),
             created_by: Some(self.options.created_by.clone()),
-            column_orders: Some(alloc::vec![
-                ColumnOrder::TypeOrder;
-                self.schema.columns().len()
-            ]),
+            column_orders: Some(
+                self.schema
+                    .columns()
+                    .iter()
+                    .map(|c| {
+                        if self.options.ieee_754_total_order
+                            && crate::statistics::StatKind::of_column(c).is_floating()
+                        {
+                            ColumnOrder::Ieee754TotalOrder
+                        } else {
+                            ColumnOrder::TypeOrder
+                        }
+                    })
+                    .collect(),
+            ),
             encryption_algorithm: None,
             footer_signing_key_metadata: None,
         };

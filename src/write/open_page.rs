@@ -66,6 +66,7 @@ impl OpenPage {
         kind: StatKind,
         max_def: u16,
         max_rep: u16,
+        total_order: bool,
     ) -> OpenPage {
         OpenPage {
             def: Vec::new(),
@@ -76,7 +77,7 @@ impl OpenPage {
             plain: Vec::new(),
             plain_count: 0,
             ids: Vec::new(),
-            stats: StatisticsBuilder::new(kind),
+            stats: StatisticsBuilder::new(kind).with_total_order(total_order),
             byte_array_bytes: 0,
             def_histogram: empty_histogram(max_def),
             rep_histogram: empty_histogram(max_rep),
@@ -198,7 +199,7 @@ mod tests {
     /// The module doc's example.
     #[test]
     fn levels_give_values_and_nulls() {
-        let mut page = OpenPage::new(crate::format::PhysicalType::Int32, 0, StatKind::Int32, 1, 0);
+        let mut page = OpenPage::new(crate::format::PhysicalType::Int32, 0, StatKind::Int32, 1, 0, false);
         page.add_levels(&[1, 0, 1], &[], 3, 1, 0);
         assert_eq!(page.def_histogram, [1, 2]);
         assert_eq!((page.rows, page.nulls), (3, 1));

@@ -141,6 +141,8 @@ pub(crate) struct ColumnSettings {
     pub page_index: bool,
     pub column_index_truncate_length: Option<usize>,
     pub statistics_truncate_length: Option<usize>,
+    /// `IEEE_754_TOTAL_ORDER` for this column (set only for FLOAT, DOUBLE and FLOAT16).
+    pub ieee_754_total_order: bool,
 }
 
 /// Options of a [`FileWriter`](crate::write::FileWriter).
@@ -165,6 +167,7 @@ pub struct WriteOptions {
     pub(crate) page_index: bool,
     pub(crate) column_index_truncate_length: Option<usize>,
     pub(crate) statistics_truncate_length: Option<usize>,
+    pub(crate) ieee_754_total_order: bool,
     pub(crate) key_value_metadata: Vec<KeyValue>,
     pub(crate) created_by: String,
 }
@@ -203,6 +206,7 @@ impl Default for WriteOptions {
             page_index: true,
             column_index_truncate_length: Some(DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH),
             statistics_truncate_length: None,
+            ieee_754_total_order: false,
             key_value_metadata: Vec::new(),
             created_by: alloc::format!("parket version {}", env!("CARGO_PKG_VERSION")),
         }
@@ -293,6 +297,14 @@ impl WriteOptions {
         self.statistics_truncate_length = n;
         self
     }
+    /// The `IEEE_754_TOTAL_ORDER` column order for every FLOAT, DOUBLE and FLOAT16 column
+    /// (default off: `TYPE_ORDER`, which every reader knows). Min/max then follow IEEE 754
+    /// totalOrder (`-0.0 < +0.0`; NaN bounds when every value is NaN) and the footer's
+    /// `column_orders` says so; a reader that does not know the order ignores the min/max.
+    pub fn ieee_754_total_order(mut self, on: bool) -> Self {
+        self.ieee_754_total_order = on;
+        self
+    }
     /// Adds an application key/value pair to the footer.
     pub fn key_value_metadata(mut self, key: &str, value: Option<&str>) -> Self {
         self.key_value_metadata.push(KeyValue {
@@ -357,6 +369,7 @@ impl WriteOptions {
             page_index: self.page_index,
             column_index_truncate_length: self.column_index_truncate_length,
             statistics_truncate_length: self.statistics_truncate_length,
+            ieee_754_total_order: self.ieee_754_total_order,
         })
     }
 }

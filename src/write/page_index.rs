@@ -17,7 +17,7 @@ use crate::format::{
     BoundaryOrder, ColumnIndex, Encoding, OffsetIndex, PageEncodingStats, PageLocation, PageType,
     SizeStatistics,
 };
-use crate::statistics::{compare, Scalar, StatKind};
+use crate::statistics::{compare_in, Scalar, StatKind};
 
 /// One data page, as the indexes and the chunk's statistics see it.
 pub(crate) struct PageEntry<'a> {
@@ -46,6 +46,8 @@ pub(crate) struct PageEntry<'a> {
 #[derive(Debug)]
 pub(crate) struct PageIndexBuilder {
     kind: StatKind,
+    /// `IEEE_754_TOTAL_ORDER`: bounds compared by totalOrder, NaN bounds are valid.
+    total_order: bool,
     max_def_level: u16,
     max_rep_level: u16,
     byte_array: bool,
@@ -87,9 +89,16 @@ pub(crate) fn empty_histogram(max: u16) -> Vec<i64> {
 }
 
 impl PageIndexBuilder {
-    pub fn new(kind: StatKind, max_def_level: u16, max_rep_level: u16, byte_array: bool) -> Self {
+    pub fn new(
+        kind: StatKind,
+        max_def_level: u16,
+        max_rep_level: u16,
+        byte_array: bool,
+        total_order: bool,
+    ) -> Self {
         PageIndexBuilder {
             kind,
+            total_order,
             max_def_level,
             max_rep_level,
             byte_array,
@@ -174,6 +183,7 @@ impl PageIndexBuilder {
         let column_index = (column_index && self.bounds_valid).then(|| ColumnIndex {
             boundary_order: boundary_order(
                 self.kind,
+                self.total_order,
                 &self.null_pages,
                 &self.min_values,
                 &self.max_values,
@@ -217,6 +227,7 @@ pub(crate) fn push_unique(v: &mut Vec<Encoding>, e: Encoding) {
 /// (null pages skipped), DESCENDING when they never increase, else UNORDERED.
 fn boundary_order(
     kind: StatKind,
+    total: bool,
     null_pages: &[bool],
     mins: &[Vec<u8>],
     maxs: &[Vec<u8>],
@@ -231,8 +242,8 @@ fn boundary_order(
         .collect();
     let (mut asc, mut desc) = (true, true);
     for w in pages.windows(2) {
-        let lo = compare(kind, &w[0].0, &w[1].0);
-        let hi = compare(kind, &w[0].1, &w[1].1);
+        let lo = compare_in(kind, total, &w[0].0, &w[1].0);
+        let hi = compare_in(kind, total, &w[0].1, &w[1].1);
         if lo.is_gt() || hi.is_gt() {
             asc = false;
         }
@@ -273,7 +284,7 @@ mod tests {
     /// The module doc's example: histograms per page end to end, and their sum.
     #[test]
     fn histograms_of_two_pages() {
-        let mut b = PageIndexBuilder::new(StatKind::Int32, 1, 0, false);
+        let mut b = PageIndexBuilder::new(StatKind::Int32, 1, 0, false, false);
         b.add(entry(1, &[1, 3], Some((1, 5))));
         b.add(entry(2, &[2, 0], None));
         let done = b.finish(true);
@@ -295,14 +306,14 @@ mod tests {
 
     #[test]
     fn a_page_without_bounds_drops_the_column_index() {
-        let mut b = PageIndexBuilder::new(StatKind::Double, 0, 0, false);
+        let mut b = PageIndexBuilder::new(StatKind::Double, 0, 0, false, false);
         b.add(entry(0, &[], None));
         assert!(b.finish(true).column_index.is_none());
     }
 
     #[test]
     fn boundary_orders() {
-        let mut b = PageIndexBuilder::new(StatKind::Int32, 0, 0, false);
+        let mut b = PageIndexBuilder::new(StatKind::Int32, 0, 0, false, false);
         b.add(entry(0, &[], Some((5, 9))));
         b.add(entry(0, &[], Some((1, 4))));
         let ci = b.finish(true).column_index.unwrap();

@@ -31,7 +31,7 @@ commands:
         [--codec NAME[:LEVEL]] [--page-version 1|2] [--dictionary on|off]
         [--encoding PATH=ENCODING]... [--bloom-filter PATH]... [--row-group-rows N]
         [--page-rows N] [--page-size BYTES] [--statistics on|off] [--page-index on|off]
-        [--crc on|off]
+        [--crc on|off] [--ieee-754-total-order on|off]
                               write JSON Lines (one record per line) as Parquet
   pages [--column PATH] [--json] FILE
                               one line per page: offset, type, encodings, sizes, values,

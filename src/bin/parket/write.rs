@@ -134,6 +134,9 @@ fn options(args: &mut Args) -> Result<WriteOptions, String> {
     if let Some(v) = args.value("--page-index")? {
         o = o.page_index(on_off("--page-index", &v)?);
     }
+    if let Some(v) = args.value("--ieee-754-total-order")? {
+        o = o.ieee_754_total_order(on_off("--ieee-754-total-order", &v)?);
+    }
     if let Some(v) = args.value("--crc")? {
         o = o.page_crc(on_off("--crc", &v)?);
     }
