@@ -19,6 +19,11 @@
 //! INT96, INTERVAL                 undefined: no min/max is written or trusted
 //! ```
 //!
+//! Writing, the floating-point kinds also count NaNs (`nan_count`, written "even if it is
+//! zero"), and may use the `IEEE_754_TOTAL_ORDER` column order instead
+//! ([`StatisticsBuilder::with_total_order`]): totalOrder min/max, zeros kept as they are,
+//! NaN bounds when every value is NaN.
+//!
 //! `min_value` / `max_value` hold the PLAIN encoding of the value *without* the 4-byte length
 //! prefix of BYTE_ARRAY. Worked example: an OPTIONAL DOUBLE column holding
 //! `[1.5, -0.0, NaN, null]` has
@@ -461,21 +466,29 @@ impl StatisticsBuilder {
             } else {
                 (&mut b.min, &mut b.max)
             };
-            if lo.as_ref().is_none_or(|m| compare_in(k, true, &x, m).is_lt()) {
+            if lo
+                .as_ref()
+                .is_none_or(|m| compare_in(k, true, &x, m).is_lt())
+            {
                 *lo = Some(x.clone());
             }
-            if hi.as_ref().is_none_or(|m| compare_in(k, true, &x, m).is_gt()) {
+            if hi
+                .as_ref()
+                .is_none_or(|m| compare_in(k, true, &x, m).is_gt())
+            {
                 *hi = Some(x);
             }
         };
         match values {
-            ValuesRef::Float(v) => v.iter().for_each(|&x| take(self, Scalar::Float(x), x.is_nan())),
-            ValuesRef::Double(v) => {
-                v.iter().for_each(|&x| take(self, Scalar::Double(x), x.is_nan()))
-            }
-            ValuesRef::FixedLenByteArray(v) => v.iter().for_each(|x| {
-                take(self, Scalar::Bytes(x.to_vec()), half_of(x).is_nan())
-            }),
+            ValuesRef::Float(v) => v
+                .iter()
+                .for_each(|&x| take(self, Scalar::Float(x), x.is_nan())),
+            ValuesRef::Double(v) => v
+                .iter()
+                .for_each(|&x| take(self, Scalar::Double(x), x.is_nan())),
+            ValuesRef::FixedLenByteArray(v) => v
+                .iter()
+                .for_each(|x| take(self, Scalar::Bytes(x.to_vec()), half_of(x).is_nan())),
             _ => {}
         }
     }
@@ -611,10 +624,18 @@ impl StatisticsBuilder {
         }
         if let (Some(lo), Some(hi)) = (&other.nan_min, &other.nan_max) {
             let k = self.kind;
-            if self.nan_min.as_ref().is_none_or(|m| compare_in(k, true, lo, m).is_lt()) {
+            if self
+                .nan_min
+                .as_ref()
+                .is_none_or(|m| compare_in(k, true, lo, m).is_lt())
+            {
                 self.nan_min = Some(lo.clone());
             }
-            if self.nan_max.as_ref().is_none_or(|m| compare_in(k, true, hi, m).is_gt()) {
+            if self
+                .nan_max
+                .as_ref()
+                .is_none_or(|m| compare_in(k, true, hi, m).is_gt())
+            {
                 self.nan_max = Some(hi.clone());
             }
         }

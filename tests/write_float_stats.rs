@@ -50,7 +50,10 @@ const NAN: f64 = f64::NAN;
 #[test]
 fn type_order_nan_counts_and_version() {
     let (meta, ci) = write(
-        &[&[Some(1.5), Some(NAN), None], &[Some(NAN), Some(-0.0), Some(2.0)]],
+        &[
+            &[Some(1.5), Some(NAN), None],
+            &[Some(NAN), Some(-0.0), Some(2.0)],
+        ],
         WriteOptions::default(),
     );
     // Spec (Dec 2025): "writers should always populate 1 for version".
@@ -101,7 +104,10 @@ fn total_order_bounds() {
         ],
         WriteOptions::default().ieee_754_total_order(true),
     );
-    assert_eq!(meta.column_orders, Some(vec![ColumnOrder::Ieee754TotalOrder]));
+    assert_eq!(
+        meta.column_orders,
+        Some(vec![ColumnOrder::Ieee754TotalOrder])
+    );
     let st = meta.row_groups[0].columns[0]
         .meta_data
         .as_ref()
@@ -138,6 +144,12 @@ fn total_order_bounds() {
     );
     let st = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
     let st = st.statistics.as_ref().unwrap();
-    assert_eq!(st.min_value, Some(0x7ff8_0000_0000_0000u64.to_le_bytes().to_vec()));
-    assert_eq!(st.max_value, Some(0x7ff8_0000_0000_0001u64.to_le_bytes().to_vec()));
+    assert_eq!(
+        st.min_value,
+        Some(0x7ff8_0000_0000_0000u64.to_le_bytes().to_vec())
+    );
+    assert_eq!(
+        st.max_value,
+        Some(0x7ff8_0000_0000_0001u64.to_le_bytes().to_vec())
+    );
 }

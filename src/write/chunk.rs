@@ -692,7 +692,10 @@ impl ChunkEncoder {
             page_type: self.settings.page_version.page_type(),
             encoding,
             null_count: page.nulls as i64,
-            nan_count: self.kind.is_floating().then_some(page.stats.nan_count() as i64),
+            nan_count: self
+                .kind
+                .is_floating()
+                .then_some(page.stats.nan_count() as i64),
             null_page: levels == page.nulls,
             bounds: page
                 .stats

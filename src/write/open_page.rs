@@ -199,7 +199,14 @@ mod tests {
     /// The module doc's example.
     #[test]
     fn levels_give_values_and_nulls() {
-        let mut page = OpenPage::new(crate::format::PhysicalType::Int32, 0, StatKind::Int32, 1, 0, false);
+        let mut page = OpenPage::new(
+            crate::format::PhysicalType::Int32,
+            0,
+            StatKind::Int32,
+            1,
+            0,
+            false,
+        );
         page.add_levels(&[1, 0, 1], &[], 3, 1, 0);
         assert_eq!(page.def_histogram, [1, 2]);
         assert_eq!((page.rows, page.nulls), (3, 1));
