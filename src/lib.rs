@@ -71,6 +71,7 @@ pub mod compression;
 pub mod encoding;
 pub mod error;
 pub mod format;
+pub mod geospatial;
 pub mod levels;
 pub mod limits;
 pub mod page;

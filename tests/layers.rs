@@ -18,6 +18,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("page", 4),
     ("statistics", 4),
     ("bloom", 4),
+    ("geospatial", 4),
     ("levels", 5),
     ("record", 5),
     ("predicate", 5),
