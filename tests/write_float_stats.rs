@@ -3,7 +3,7 @@
 #![cfg(all(feature = "std", feature = "write"))]
 
 use parket::compression::Codec;
-use parket::format::{ColumnIndex, ColumnOrder, FileMetaData};
+use parket::format::{ColumnIndex, ColumnOrder, FileMetaData, Statistics};
 use parket::schema::Schema;
 use parket::values::ValuesRef;
 use parket::write::{FileWriter, WriteOptions};
@@ -38,6 +38,12 @@ fn write(pages: &[&[Option<f64>]], options: WriteOptions) -> (FileMetaData, Opti
     (footer, ci)
 }
 
+/// The statistics of the first column chunk.
+fn chunk_stats(meta: &FileMetaData) -> Statistics {
+    let c = &meta.row_groups[0].columns[0];
+    c.meta_data.as_ref().unwrap().statistics.clone().unwrap()
+}
+
 fn le(x: f64) -> Vec<u8> {
     x.to_le_bytes().to_vec()
 }
@@ -59,13 +65,7 @@ fn type_order_nan_counts_and_version() {
     // Spec (Dec 2025): "writers should always populate 1 for version".
     assert_eq!(meta.version, 1);
     assert_eq!(meta.column_orders, Some(vec![ColumnOrder::TypeOrder]));
-    let st = meta.row_groups[0].columns[0]
-        .meta_data
-        .as_ref()
-        .unwrap()
-        .statistics
-        .clone()
-        .unwrap();
+    let st = chunk_stats(&meta);
     assert_eq!(st.nan_count, Some(2));
     assert_eq!(st.null_count, Some(1));
     assert_eq!(st.min_value, Some(le(-0.0)));
@@ -108,13 +108,7 @@ fn total_order_bounds() {
         meta.column_orders,
         Some(vec![ColumnOrder::Ieee754TotalOrder])
     );
-    let st = meta.row_groups[0].columns[0]
-        .meta_data
-        .as_ref()
-        .unwrap()
-        .statistics
-        .clone()
-        .unwrap();
+    let st = chunk_stats(&meta);
     // Chunk: non-NaN values 0.0 and 0.5; +0.0 stays +0.0 (no -0.0 rewrite).
     assert_eq!(st.nan_count, Some(3));
     assert_eq!(st.min_value, Some(le(0.0)));
