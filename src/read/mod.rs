@@ -45,8 +45,8 @@ pub mod fuzz;
 pub mod pages;
 pub mod records;
 pub mod scan;
-pub mod walk;
 mod typed;
+pub mod walk;
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -57,8 +57,8 @@ pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
 pub use scan::{Explain, Scan, ScanBatch, ScanBuilder};
-pub use walk::{PageWalk, Step, WalkPage};
 pub use typed::TypedRecords;
+pub use walk::{PageWalk, Step, WalkPage};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{ColumnMetaData, FileMetaData};
