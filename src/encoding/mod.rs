@@ -1,6 +1,7 @@
 //! Layer 3: page encodings, one module per encoding of Encodings.md, each with its encoder
 //! beside its decoder.
 
+#[cfg(feature = "alp")]
 pub mod alp;
 pub mod bit_packed;
 pub mod byte_stream_split;

@@ -99,8 +99,8 @@ use crate::compression::Decompressor;
 use crate::encoding::dictionary::{Dict, Entries};
 use crate::encoding::rle::LevelCounts;
 use crate::encoding::{
-    alp, bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array,
-    delta_length_byte_array, dictionary, plain, rle,
+    bit_packed, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
+    dictionary, plain, rle,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::format::{
@@ -989,9 +989,12 @@ fn decode_values(
                 "BIT_PACKED values (only levels may use it)",
             ))
         }
+        #[cfg(feature = "alp")]
         Encoding::Alp => {
-            alp::decode(data, n, out)?;
+            crate::encoding::alp::decode(data, n, out)?;
         }
+        #[cfg(not(feature = "alp"))]
+        Encoding::Alp => return Err(Error::feature_disabled("ALP pages", "alp")),
     }
     Ok(false)
 }

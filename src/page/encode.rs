@@ -76,8 +76,8 @@ use alloc::vec::Vec;
 use crate::bytes::crc32::Crc32;
 use crate::compression::{Codec, Compressor};
 use crate::encoding::{
-    alp, byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array,
-    dictionary, plain, rle,
+    byte_stream_split, delta_binary_packed, delta_byte_array, delta_length_byte_array, dictionary,
+    plain, rle,
 };
 use crate::error::{Error, Result};
 use crate::format::{
@@ -319,7 +319,10 @@ fn encode_values(values: ValuesRef<'_>, encoding: Encoding, out: &mut Vec<u8>) -
         Encoding::DeltaLengthByteArray => delta_length_byte_array::encode(values, out),
         Encoding::DeltaByteArray => delta_byte_array::encode(values, out),
         Encoding::ByteStreamSplit => byte_stream_split::encode(values, out),
-        Encoding::Alp => alp::encode(values, out),
+        #[cfg(feature = "alp")]
+        Encoding::Alp => crate::encoding::alp::encode(values, out),
+        #[cfg(not(feature = "alp"))]
+        Encoding::Alp => Err(Error::feature_disabled("the ALP encoder", "alp")),
         _ => Err(Error::unsupported("value encoding for the writer")),
     }
 }

@@ -58,7 +58,7 @@ impl<T: Record, W: Sink> TypedWriter<T, W> {
     /// Starts a file of `T` rows: the schema is `T::schema()`, and the fields' `encoding`
     /// attributes become column options (over any `options` gives for the same column).
     pub fn new(sink: W, options: WriteOptions) -> Result<Self> {
-        let name = T::schema()?.name().to_owned();
+        let name = alloc::string::String::from(T::schema()?.name());
         let (schema, encodings) = schema_and_encodings::<T>(&name)?;
         let mut options = options;
         for (path, e) in encodings {
