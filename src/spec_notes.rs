@@ -24,6 +24,7 @@
 //! 14. [`page_index`]: ColumnIndex and OffsetIndex.
 //! 15. [`bloom_filters`]: the split-block Bloom filter and xxHash64.
 //! 16. [`list_map_compat`]: LIST and MAP, the standard and the legacy shapes.
+//! 17. [`logical_types`]: what the physical types mean: annotations, ConvertedType, values.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -72,3 +73,6 @@ pub mod bloom_filters {}
 
 #[doc = include_str!("../spec-notes/16-list-map-compat.md")]
 pub mod list_map_compat {}
+
+#[doc = include_str!("../spec-notes/17-logical-types.md")]
+pub mod logical_types {}
