@@ -25,6 +25,7 @@
 //! 15. [`bloom_filters`]: the split-block Bloom filter and xxHash64.
 //! 16. [`list_map_compat`]: LIST and MAP, the standard and the legacy shapes.
 //! 17. [`logical_types`]: what the physical types mean: annotations, ConvertedType, values.
+//! 18. [`variant`]: VARIANT, the binary encoding and shredding into typed columns.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -76,3 +77,6 @@ pub mod list_map_compat {}
 
 #[doc = include_str!("../spec-notes/17-logical-types.md")]
 pub mod logical_types {}
+
+#[doc = include_str!("../spec-notes/18-variant.md")]
+pub mod variant {}
