@@ -26,6 +26,7 @@
 //! 16. [`list_map_compat`]: LIST and MAP, the standard and the legacy shapes.
 //! 17. [`logical_types`]: what the physical types mean: annotations, ConvertedType, values.
 //! 18. [`variant`]: VARIANT, the binary encoding and shredding into typed columns.
+//! 19. [`alp`]: ALP, floats stored as small integers with exceptions.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -80,3 +81,7 @@ pub mod logical_types {}
 
 #[doc = include_str!("../spec-notes/18-variant.md")]
 pub mod variant {}
+
+#[cfg(feature = "alp")]
+#[doc = include_str!("../spec-notes/19-alp.md")]
+pub mod alp {}
