@@ -26,7 +26,8 @@
 //! 16. [`list_map_compat`]: LIST and MAP, the standard and the legacy shapes.
 //! 17. [`logical_types`]: what the physical types mean: annotations, ConvertedType, values.
 //! 18. [`variant`]: VARIANT, the binary encoding and shredding into typed columns.
-//! 19. [`alp`]: ALP, floats stored as small integers with exceptions.
+//! 19. `alp`: ALP, floats stored as small integers with exceptions (with the `alp` feature).
+//! 20. [`page_skipping`]: skipping pages across columns, by rows.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -85,3 +86,6 @@ pub mod variant {}
 #[cfg(feature = "alp")]
 #[doc = include_str!("../spec-notes/19-alp.md")]
 pub mod alp {}
+
+#[doc = include_str!("../spec-notes/20-page-skipping.md")]
+pub mod page_skipping {}
