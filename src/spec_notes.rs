@@ -28,6 +28,7 @@
 //! 18. [`variant`]: VARIANT, the binary encoding and shredding into typed columns.
 //! 19. `alp`: ALP, floats stored as small integers with exceptions (with the `alp` feature).
 //! 20. [`page_skipping`]: skipping pages across columns, by rows.
+//! 21. [`statistics_in_full`]: null and NaN counts, exactness, size statistics, page vs chunk.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -89,3 +90,6 @@ pub mod alp {}
 
 #[doc = include_str!("../spec-notes/20-page-skipping.md")]
 pub mod page_skipping {}
+
+#[doc = include_str!("../spec-notes/21-statistics-in-full.md")]
+pub mod statistics_in_full {}
