@@ -352,7 +352,8 @@ fn run(name: &str, n: usize, rg_rows: usize, batch: usize, options: WriteOptions
         eprintln!("skipping {name}: python3 with pyarrow not found");
         return;
     }
-    let page_index = options_page_index(&options);
+    // A chunk without rows has no pages to index: parket writes no page index for it.
+    let page_index = options_page_index(&options) && n > 0;
     let bloom = format!("{options:?}").contains("fpp");
     let (path, cols) = write_file(name, n, rg_rows, batch, options);
     let rgs = if n == 0 { 1 } else { n.div_ceil(rg_rows) };

@@ -761,8 +761,10 @@ impl ChunkEncoder {
             }
             st
         });
-        let column_index = settings.page_index && settings.statistics && has_order;
-        let page_index = settings.page_index;
+        // A chunk without rows has no page to skip to: its one empty page (see above) is
+        // left out of the indexes, as readers stop walking at `num_values` = 0.
+        let page_index = settings.page_index && self.num_values > 0;
+        let column_index = page_index && settings.statistics && has_order;
         let scratch = EncoderScratch {
             def: self.page.def,
             rep: self.page.rep,
