@@ -8,6 +8,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
 use parket::read::FileReader;
 use serde_json::Value as Json;
 
@@ -18,33 +20,10 @@ fn parket(args: &[&str]) -> std::process::Output {
         .expect("run parket")
 }
 
-/// The files tests/read_corpus.rs registers as readable (`Rows(rows, leaves)`).
-fn readable_files() -> Vec<String> {
-    let src =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_corpus.rs"))
-            .expect("tests/read_corpus.rs");
-    // Entries read `("data/x.parquet", Rows(1, 2))`, possibly over several lines.
-    let mut out = Vec::new();
-    let mut rest = src.as_str();
-    while let Some(i) = rest.find("Rows(") {
-        let before = rest[..i].trim_end().trim_end_matches(',').trim_end();
-        if let Some(name) = before
-            .strip_suffix('"')
-            .and_then(|b| b.rfind('"').map(|q| &b[q + 1..]))
-        {
-            if name.contains('/') {
-                out.push(name.to_string());
-            }
-        }
-        rest = &rest[i + 5..];
-    }
-    out
-}
-
 #[test]
 fn every_readable_corpus_file_levels_match_num_values_and_cat() {
     let root: PathBuf = parket::testing::corpus_dir();
-    let files = readable_files();
+    let files = common::readable_corpus_files();
     assert!(
         files.len() >= 60,
         "only {} readable files found in tests/read_corpus.rs",

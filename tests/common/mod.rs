@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests that run the `parket` binary.
 
+// Each test binary uses some of these.
+#![allow(dead_code)]
+
 use std::path::Path;
 use std::process::Command;
 
@@ -36,4 +39,27 @@ pub fn cat_json_difference(parket: &str, file: &Path, want: &str) -> Option<Stri
         g.chars().take(400).collect::<String>(),
         w.chars().take(400).collect::<String>()
     ))
+}
+
+/// The files tests/read_corpus.rs registers as readable (`Rows(rows, leaves)`).
+pub fn readable_corpus_files() -> Vec<String> {
+    let src =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/read_corpus.rs"))
+            .expect("tests/read_corpus.rs");
+    // Entries read `("data/x.parquet", Rows(1, 2))`, possibly over several lines.
+    let mut out = Vec::new();
+    let mut rest = src.as_str();
+    while let Some(i) = rest.find("Rows(") {
+        let before = rest[..i].trim_end().trim_end_matches(',').trim_end();
+        if let Some(name) = before
+            .strip_suffix('"')
+            .and_then(|b| b.rfind('"').map(|q| &b[q + 1..]))
+        {
+            if name.contains('/') {
+                out.push(name.to_string());
+            }
+        }
+        rest = &rest[i + 5..];
+    }
+    out
 }

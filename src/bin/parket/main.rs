@@ -12,6 +12,7 @@ mod layout;
 mod levels;
 mod meta;
 mod pages;
+mod rewrite;
 mod rows;
 mod write;
 
@@ -50,6 +51,13 @@ commands:
                               the Dremel levels: one line per level entry (repetition and
                               definition level, what they mean, the value) under the record
                               they assemble into; a group's leaves side by side
+  rewrite IN OUT [write options]
+                              the same rows re-encoded with write's options (--codec,
+                              --page-version, ...): schema, row groups and key/value
+                              metadata kept
+  compare [write options] [--codecs NAME[:LEVEL],...] FILE
+                              FILE rewritten with each codec (default: all, at several
+                              levels) and both page versions: bytes, write and read time
 ";
 
 fn main() {
@@ -66,6 +74,8 @@ fn main() {
         "dump" => dump::dump(args),
         "layout" => layout::layout(args),
         "levels" => levels::levels(args),
+        "rewrite" => rewrite::rewrite(args),
+        "compare" => rewrite::compare(args),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

@@ -48,7 +48,7 @@ pub fn write(mut args: Args) -> Result<(), String> {
 }
 
 /// `dir/.name.parket-tmp-PID`: beside the output, so the rename stays on one file system.
-fn temp_path(out: &Path) -> PathBuf {
+pub fn temp_path(out: &Path) -> PathBuf {
     let name = out
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -91,7 +91,7 @@ fn write_to(schema: &Schema, options: WriteOptions, input: &str, tmp: &Path) -> 
 }
 
 /// The writer options from the flags.
-fn options(args: &mut Args) -> Result<WriteOptions, String> {
+pub fn options(args: &mut Args) -> Result<WriteOptions, String> {
     let mut o = WriteOptions::default();
     if let Some(c) = args.value("--codec")? {
         let codec: Codec = c.parse().map_err(|e| format!("--codec {c}: {e}"))?;
