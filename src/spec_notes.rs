@@ -29,6 +29,7 @@
 //! 19. `alp`: ALP, floats stored as small integers with exceptions (with the `alp` feature).
 //! 20. [`page_skipping`]: skipping pages across columns, by rows.
 //! 21. [`statistics_in_full`]: null and NaN counts, exactness, size statistics, page vs chunk.
+//! 22. [`versions`]: the file version, the data page version and the writer version.
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -93,3 +94,6 @@ pub mod page_skipping {}
 
 #[doc = include_str!("../spec-notes/21-statistics-in-full.md")]
 pub mod statistics_in_full {}
+
+#[doc = include_str!("../spec-notes/22-versions.md")]
+pub mod versions {}
