@@ -1,19 +1,28 @@
-//! `parket layout FILE (--svg OUT.svg | --html OUT.html)`: a picture of the file, drawn to
-//! scale by byte size.
+//! `parket layout (--svg OUT.svg | --html OUT.html) [--where EXPR] FILE`: a picture of the
+//! file, drawn to scale by byte size, and of its pages by row.
 //!
 //! The file is a strip of bytes wrapped into rows (offset 0 at the top left): magic, pages
 //! (page header darker than its body; colored by page type), column index, offset index,
-//! bloom filters, footer (FileMetaData) and tail (footer length + magic); bytes no structure
-//! claims are grey. Under each row, a thin band shows which column chunk (by column) and which
-//! row group the bytes belong to. Every box has a hover title with its offset and size; boxes
-//! wide enough carry a label. The HTML page adds the table of every region.
+//! bloom filters, footer (FileMetaData, one box per field and per row group's metadata) and
+//! tail (footer length + magic); bytes no structure claims are grey. Under each row, two
+//! labelled bands say which column chunk (by column) and which row group the bytes belong to.
+//! Every box has a hover title with its offset and size; boxes wide enough carry a label.
+//!
+//! Below, the view by row: per row group, one lane per column and one box per data page over
+//! the rows it holds (PageIndex.md: from the offset index's `first_row_index`), so pages of
+//! different columns line up by row (spec-notes/20). With `--where`, the rows the predicate may
+//! select (after statistics, dictionaries, Bloom filters and the page index) are drawn in red,
+//! and the pages a scan reads solid, those it skips pale. The HTML page adds the table of
+//! every region.
 //!
 //! Plain string building, no dependency: the output is checked as XML by tests/cli_pages.rs.
 
 use std::fmt::Write as _;
 use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
 
-use parket::format::{BloomFilterHeader, ColumnChunk, ColumnMetaData, PageType};
+use parket::format::{BloomFilterHeader, ColumnChunk, ColumnMetaData, FileMetaData, PageType};
+use parket::read::scan::RowGroupPlan;
 use parket::read::FileReader;
 
 use crate::args::Args;
@@ -293,13 +302,27 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
         if let Some(tail) = read_at(&mut f, len - 8, 8) {
             let footer_len = u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]));
             let start = (len - 8).saturating_sub(footer_len);
-            out.push(region(
-                start,
-                len - 8 - start,
-                Kind::Footer,
-                String::new(),
-                None,
-            ));
+            let n = len - 8 - start;
+            let parts = (n <= FOOTER_PARTS_MAX)
+                .then(|| read_at(&mut f, start, n as usize))
+                .flatten()
+                .and_then(|b| footer_parts(&b));
+            match parts {
+                Some(parts) => {
+                    for (r, name) in parts {
+                        let mut reg = region(
+                            start + r.start as u64,
+                            r.len() as u64,
+                            Kind::Footer,
+                            name.clone(),
+                            None,
+                        );
+                        reg.detail = format!("footer: {name}");
+                        out.push(reg);
+                    }
+                }
+                None => out.push(region(start, n, Kind::Footer, String::new(), None)),
+            }
             out.push(region(len - 8, 8, Kind::Tail, String::new(), None));
         }
     }
@@ -343,6 +366,53 @@ pub fn regions(path: &str, file: &FileReader<'_>) -> Result<Vec<Region>, String>
     Ok(filled)
 }
 
+/// Footers up to this size are broken into their fields.
+const FOOTER_PARTS_MAX: u64 = 64 << 20;
+
+/// The parts of a plaintext footer: each top-level field of the FileMetaData (from its field
+/// header to the next one's), the row groups one by one, and whatever follows the struct (the
+/// signature of a plaintext footer in encryption). `None` when the bytes do not annotate (an
+/// encrypted footer).
+pub fn footer_parts(bytes: &[u8]) -> Option<Vec<(std::ops::Range<usize>, String)>> {
+    let (items, used) = parket::thrift::annotate(
+        bytes,
+        <FileMetaData as parket::thrift::StructDef>::FIELDS,
+        &crate::dump::lookup,
+        64,
+    )
+    .ok()?;
+    // Cut points: every top-level field, and every element of `row_groups`.
+    let mut cuts: Vec<(usize, String)> = Vec::new();
+    let mut in_row_groups = false;
+    let mut k = 0;
+    for a in &items {
+        match (a.depth, a.field_id, a.field) {
+            (0, Some(id), f) => {
+                let name = f.map_or_else(
+                    || format!("field {id}"),
+                    |f| f.name.trim_end_matches('_').to_string(),
+                );
+                in_row_groups = name == "row_groups";
+                cuts.push((a.range.start, name));
+            }
+            (1, None, _) if in_row_groups => {
+                cuts.push((a.range.start, format!("row_groups[{k}]")));
+                k += 1;
+            }
+            _ => {}
+        }
+    }
+    let mut parts = Vec::with_capacity(cuts.len() + 1);
+    for (i, (at, name)) in cuts.iter().enumerate() {
+        let end = cuts.get(i + 1).map_or(used, |c| c.0);
+        parts.push((*at..end, name.clone()));
+    }
+    if used < bytes.len() {
+        parts.push((used..bytes.len(), "signature (nonce + tag)".to_string()));
+    }
+    Some(parts)
+}
+
 /// Escapes text for XML content and attributes.
 pub fn xml_escape(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
@@ -364,10 +434,12 @@ pub fn xml_escape(s: &str) -> String {
 const LEFT: f64 = 90.0;
 const WIDTH: f64 = 1200.0;
 const ROW_H: f64 = 30.0;
-const BAND_H: f64 = 5.0;
+const BAND_H: f64 = 10.0;
 const ROW_GAP: f64 = 14.0;
 const TOP: f64 = 56.0;
 const CHAR_W: f64 = 6.6;
+/// Width of a character of the bands' 8-point labels.
+const BAND_CHAR_W: f64 = 4.8;
 
 fn column_color(j: usize) -> String {
     // Golden-angle hues: neighbours differ.
@@ -385,7 +457,12 @@ fn human(n: u64) -> String {
 }
 
 /// The SVG picture of `regions` (of a file of `len` bytes).
-pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
+pub fn svg(
+    name: &str,
+    file: &FileReader<'_>,
+    regions: &[Region],
+    selection: Option<&[RowGroupPlan]>,
+) -> String {
     let len = file.file_len().max(1);
     let rows = len.div_ceil(2048).clamp(1, 24);
     let per_row = len.div_ceil(rows).max(1);
@@ -402,7 +479,9 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
         k
     };
     let legend_rows = kinds.len().div_ceil(4) as f64;
-    let height = strip_bottom + 20.0 + legend_rows * 20.0;
+    let rows_top = strip_bottom + 30.0 + legend_rows * 20.0;
+    let (rows_view, rows_height) = rows_view(file, selection, rows_top);
+    let height = rows_top + rows_height;
     let total_w = LEFT + WIDTH + 20.0;
     let mut s = String::new();
     let _ = writeln!(
@@ -445,6 +524,8 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
             ((len - (r * per_row).min(len)).min(per_row)) as f64 * scale
         );
     }
+    // Pieces of column chunks, for the labelled bands under the strip.
+    let mut bands: Vec<BandPiece> = Vec::new();
     for reg in regions {
         // Split the region at row boundaries.
         let mut at = reg.start;
@@ -466,15 +547,8 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
                     ""
                 }
             );
-            if let Some((rg, j)) = reg.chunk {
-                let _ = write!(
-                    s,
-                    r##"<rect x="{x:.2}" y="{:.1}" width="{w:.2}" height="{BAND_H}" fill="{}"/><rect x="{x:.2}" y="{:.1}" width="{w:.2}" height="{BAND_H}" fill="{}"/>"##,
-                    y + ROW_H + 1.0,
-                    column_color(j),
-                    y + ROW_H + BAND_H + 1.0,
-                    if rg % 2 == 0 { "#555555" } else { "#aaaaaa" }
-                );
+            if let Some(chunk) = reg.chunk {
+                bands.push((row, x, w, chunk));
             }
             // A label when it fits: the long one, else the short one.
             let long = if reg.label.is_empty() {
@@ -503,6 +577,7 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
             at = row_end;
         }
     }
+    draw_bands(&mut s, file, &bands, &row_y);
     // Legend.
     let ly = strip_bottom + 20.0;
     let _ = writeln!(
@@ -522,19 +597,286 @@ pub fn svg(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
             xml_escape(k.name())
         );
     }
+    s.push_str(&rows_view);
     s.push_str("</svg>\n");
     s
 }
 
+/// Most row groups drawn in the view by row.
+const ROWS_VIEW_GROUPS: usize = 8;
+/// Height of one column's lane in the view by row.
+const LANE_H: f64 = 12.0;
+
+/// The data pages of a column chunk as row ranges: from the offset index; without one, from
+/// the page headers where they say (V2 pages' `num_rows`; V1 pages of a column that is not
+/// repeated, one row per level). `None` when the rows are unknown without decoding levels.
+fn page_rows(file: &FileReader<'_>, rg: usize, j: usize, num_rows: u64) -> Option<Vec<Range<u64>>> {
+    if let Ok(Some(oi)) = file.offset_index(rg, j) {
+        let firsts: Vec<u64> = oi
+            .page_locations
+            .iter()
+            .map(|p| u64::try_from(p.first_row_index).ok())
+            .collect::<Option<_>>()?;
+        return Some(
+            firsts
+                .iter()
+                .enumerate()
+                .map(|(k, &a)| a..firsts.get(k + 1).copied().unwrap_or(num_rows).max(a))
+                .collect(),
+        );
+    }
+    let flat = file.schema().column(j)?.max_rep_level == 0;
+    let mut at = 0u64;
+    let mut out = Vec::new();
+    for p in file.pages(rg, j).ok()? {
+        let h = p.ok()?.header;
+        let rows = match (h.type_, &h.data_page_header, &h.data_page_header_v2) {
+            (PageType::DataPageV2, _, Some(v2)) => u64::try_from(v2.num_rows).ok()?,
+            (PageType::DataPage, Some(v1), _) if flat => u64::try_from(v1.num_values).ok()?,
+            (PageType::DataPage, _, _) => return None,
+            _ => continue,
+        };
+        out.push(at..at + rows);
+        at += rows;
+    }
+    Some(out)
+}
+
+/// The view by row: for each row group, one lane per column and one box per data page,
+/// spanning the page's rows, so that pages of different columns line up by row. With a
+/// selection (`--where`), the selected rows are drawn above the lanes and the pages a scan
+/// reads are solid, the pages it skips pale. Returns the SVG and its height.
+fn rows_view(file: &FileReader<'_>, selection: Option<&[RowGroupPlan]>, top: f64) -> (String, f64) {
+    let md = file.metadata();
+    let schema = file.schema();
+    let mut s = String::new();
+    let mut y = top;
+    let groups = md.row_groups.len();
+    let _ = writeln!(
+        s,
+        r#"<text x="10" y="{y:.1}" font-weight="bold">pages by row{}</text>"#,
+        if groups > ROWS_VIEW_GROUPS {
+            format!(" (the first {ROWS_VIEW_GROUPS} of {groups} row groups)")
+        } else {
+            String::new()
+        }
+    );
+    y += 16.0;
+    let _ = writeln!(
+        s,
+        r##"<text x="10" y="{y:.1}" fill="#444444">Each lane is a column, each box a data page over the rows it holds (from the offset index, else the page headers).{}</text>"##,
+        if selection.is_some() {
+            " Red: the rows --where may select; solid: pages a scan reads; pale: pages it skips."
+        } else {
+            ""
+        }
+    );
+    y += 14.0;
+    for (rg, group) in md.row_groups.iter().enumerate().take(ROWS_VIEW_GROUPS) {
+        let num_rows = u64::try_from(group.num_rows).unwrap_or(0);
+        let scale = WIDTH / num_rows.max(1) as f64;
+        y += 12.0;
+        let _ = writeln!(
+            s,
+            r#"<text x="10" y="{y:.1}" font-weight="bold">row group {rg}: {num_rows} rows</text>"#
+        );
+        y += 6.0;
+        let selected: Option<Vec<Range<u64>>> = selection.map(|plans| {
+            plans
+                .iter()
+                .find(|p| p.row_group == rg)
+                .map(|p| p.rows.ranges().to_vec())
+                .unwrap_or_default()
+        });
+        if let Some(sel) = &selected {
+            let _ = write!(
+                s,
+                r##"<g class="selected"><title>rows selected: {}</title>"##,
+                sel.iter()
+                    .map(|r| format!("{}..{}", r.start, r.end))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            for r in sel {
+                let _ = write!(
+                    s,
+                    r##"<rect x="{:.2}" y="{y:.1}" width="{:.2}" height="4" fill="#d62728"/>"##,
+                    LEFT + r.start as f64 * scale,
+                    ((r.end - r.start) as f64 * scale).max(0.8)
+                );
+            }
+            s.push_str("</g>\n");
+            y += 6.0;
+        }
+        for j in 0..group.columns.len() {
+            let path = schema
+                .column(j)
+                .map(|c| c.path_string())
+                .unwrap_or_else(|| format!("#{j}"));
+            let short: String = if path.chars().count() > 14 {
+                let tail: String = path
+                    .chars()
+                    .rev()
+                    .take(13)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                format!("…{tail}")
+            } else {
+                path.clone()
+            };
+            let _ = writeln!(
+                s,
+                r##"<text x="{:.0}" y="{:.1}" text-anchor="end" font-size="9" fill="#444444"><title>{}</title>{}</text>"##,
+                LEFT - 6.0,
+                y + LANE_H - 3.0,
+                xml_escape(&path),
+                xml_escape(&short)
+            );
+            match page_rows(file, rg, j, num_rows) {
+                None => {
+                    let _ = writeln!(
+                        s,
+                        r##"<text x="{LEFT}" y="{:.1}" font-size="9" fill="#999999">no offset index: the rows of V1 pages of a repeated column are known only by decoding their levels</text>"##,
+                        y + LANE_H - 3.0
+                    );
+                }
+                Some(pages) => {
+                    for (k, r) in pages.iter().enumerate() {
+                        let read = selected.as_ref().is_none_or(|sel| {
+                            sel.iter().any(|x| x.start < r.end && r.start < x.end)
+                        });
+                        let _ = writeln!(
+                            s,
+                            r##"<rect class="rowpage" data-rg="{rg}" data-col="{}" data-page="{k}" data-rows="{}..{}" data-read="{}" x="{:.2}" y="{y:.1}" width="{:.2}" height="{LANE_H}" fill="{}" fill-opacity="{}" stroke="#ffffff" stroke-width="0.5"><title>{} page {k}: rows {}..{}{}</title></rect>"##,
+                            xml_escape(&path),
+                            r.start,
+                            r.end,
+                            u8::from(read),
+                            LEFT + r.start as f64 * scale,
+                            ((r.end - r.start) as f64 * scale).max(0.8),
+                            column_color(j),
+                            if read { "1" } else { "0.25" },
+                            xml_escape(&path),
+                            r.start,
+                            r.end,
+                            match (&selected, read) {
+                                (None, _) => "",
+                                (Some(_), true) => " (read)",
+                                (Some(_), false) => " (skipped)",
+                            }
+                        );
+                    }
+                }
+            }
+            y += LANE_H + 2.0;
+        }
+    }
+    (s, y - top + 20.0)
+}
+
+/// A piece of a column chunk in a row of the strip: row, x, width, (row group, column).
+type BandPiece = (u64, f64, f64, (usize, usize));
+
+/// Adjacent pieces of one column chunk (or row group) in a row of the strip.
+struct BandRun {
+    row: u64,
+    x: f64,
+    end: f64,
+    key: (usize, usize),
+    label: String,
+}
+
+/// The two bands under each row of the strip: which column chunk (by column, labelled with
+/// its path) and which row group (labelled `row group N`) the bytes above belong to. Adjacent
+/// pieces of the same chunk or row group are drawn as one run, labelled once if it fits.
+fn draw_bands(
+    s: &mut String,
+    file: &FileReader<'_>,
+    pieces: &[BandPiece],
+    row_y: &dyn Fn(u64) -> f64,
+) {
+    // Runs merged while adjacent with the same key.
+    let runs = |key: &dyn Fn((usize, usize)) -> (usize, usize),
+                label: &dyn Fn((usize, usize)) -> String| {
+        let mut runs: Vec<BandRun> = Vec::new();
+        for &(row, x, w, chunk) in pieces {
+            let k = key(chunk);
+            match runs.last_mut() {
+                Some(r) if r.row == row && r.key == k && (x - r.end).abs() < 1.0 => {
+                    r.end = r.end.max(x + w)
+                }
+                _ => runs.push(BandRun {
+                    row,
+                    x,
+                    end: x + w,
+                    key: k,
+                    label: label(chunk),
+                }),
+            }
+        }
+        runs
+    };
+    let schema = file.schema();
+    let column = runs(&|c| c, &|(_, j)| {
+        schema
+            .column(j)
+            .map(|c| c.path_string())
+            .unwrap_or_else(|| format!("#{j}"))
+    });
+    let group = runs(&|(rg, _)| (rg, 0), &|(rg, _)| format!("row group {rg}"));
+    for (band, runs) in [(0.0, column), (1.0, group)] {
+        for BandRun {
+            row,
+            x,
+            end,
+            key: (a, b),
+            label,
+        } in runs
+        {
+            let y = row_y(row) + ROW_H + 1.0 + band * BAND_H;
+            let w = (end - x).max(0.8);
+            let fill = if band == 0.0 {
+                column_color(b)
+            } else if a % 2 == 0 {
+                "#555555".to_string()
+            } else {
+                "#999999".to_string()
+            };
+            let _ = write!(
+                s,
+                r##"<g class="band"><title>{}</title><rect x="{x:.2}" y="{y:.1}" width="{w:.2}" height="{BAND_H}" fill="{fill}" stroke="#ffffff" stroke-width="0.3"/>"##,
+                xml_escape(&label)
+            );
+            if (label.chars().count() as f64) * BAND_CHAR_W + 4.0 <= w {
+                let _ = write!(
+                    s,
+                    r##"<text x="{:.2}" y="{:.1}" font-size="8" fill="#ffffff" pointer-events="none">{}</text>"##,
+                    x + 2.0,
+                    y + BAND_H - 2.0,
+                    xml_escape(&label)
+                );
+            }
+            s.push_str("</g>\n");
+        }
+    }
+}
+
 /// The HTML page: the picture, then a table of the regions.
-pub fn html(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
+pub fn html(
+    name: &str,
+    file: &FileReader<'_>,
+    regions: &[Region],
+    selection: Option<&[RowGroupPlan]>,
+) -> String {
     let mut s = String::from("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"/>");
     let _ = writeln!(
         s,
         "<title>{}</title><style>body{{font-family:sans-serif}} td,th{{padding:1px 8px;text-align:left}} td.n{{text-align:right}}</style></head><body>",
         xml_escape(name)
     );
-    s.push_str(&svg(name, file, regions));
+    s.push_str(&svg(name, file, regions, selection));
     s.push_str("<table><tr><th>offset</th><th>bytes</th><th>what</th></tr>\n");
     for r in regions {
         let what = if r.detail.is_empty() {
@@ -559,21 +901,37 @@ pub fn html(name: &str, file: &FileReader<'_>, regions: &[Region]) -> String {
 pub fn layout(mut args: Args) -> Result<(), String> {
     let svg_out = args.value("--svg")?;
     let html_out = args.value("--html")?;
+    let filter = args.value("--where")?;
     let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
     if svg_out.is_none() && html_out.is_none() {
         return Err("give --svg OUT.svg and/or --html OUT.html".into());
     }
     let file = crate::pages::open(&path)?;
     let regs = regions(&path, &file)?;
+    let selection = match &filter {
+        None => None,
+        Some(text) => {
+            let p = parket::predicate::Predicate::parse(text, file.schema())
+                .map_err(|e| format!("--where: {e}"))?;
+            Some(
+                file.scan()
+                    .predicate(p)
+                    .plan()
+                    .map_err(|e| crate::file_error(&path, e))?,
+            )
+        }
+    };
+    let selection = selection.as_deref();
     let name = std::path::Path::new(&path)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.clone());
     if let Some(o) = svg_out {
-        std::fs::write(&o, svg(&name, &file, &regs)).map_err(|e| format!("{o}: {e}"))?;
+        std::fs::write(&o, svg(&name, &file, &regs, selection)).map_err(|e| format!("{o}: {e}"))?;
     }
     if let Some(o) = html_out {
-        std::fs::write(&o, html(&name, &file, &regs)).map_err(|e| format!("{o}: {e}"))?;
+        std::fs::write(&o, html(&name, &file, &regs, selection))
+            .map_err(|e| format!("{o}: {e}"))?;
     }
     Ok(())
 }

@@ -45,8 +45,11 @@ commands:
                               the footer, a page index or a Bloom filter annotated field by
                               field, then what it says (pages' ranges and rows; with --probe,
                               the block and the 8 bits a value hits)
-  layout (--svg OUT.svg | --html OUT.html) FILE
-                              a picture of the file drawn to scale by byte size
+  layout (--svg OUT.svg | --html OUT.html) [--where EXPR] FILE
+                              a picture of the file drawn to scale by byte size (chunks, row
+                              groups and the footer's fields labelled), then each row
+                              group's pages by row, column by column (with --where: the
+                              pages a scan reads and those it skips)
   levels [--column PATH] [--rows A..B] [--json] FILE
                               the Dremel levels: one line per level entry (repetition and
                               definition level, what they mean, the value) under the record

@@ -43,9 +43,9 @@ pub fn rewrite(mut args: Args) -> Result<(), String> {
             .map_err(|e| format!("{}: {e}", tmp.display()))?;
         f.sync_all().map_err(|e| format!("{}: {e}", tmp.display()))
     })();
-    match result.and_then(|()| {
-        std::fs::rename(&tmp, &out_path).map_err(|e| format!("{output}: {e}"))
-    }) {
+    match result
+        .and_then(|()| std::fs::rename(&tmp, &out_path).map_err(|e| format!("{output}: {e}")))
+    {
         Ok(()) => Ok(()),
         Err(e) => {
             let _ = std::fs::remove_file(&tmp);
