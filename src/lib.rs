@@ -26,11 +26,7 @@
 //! ```
 //! # #[cfg(all(feature = "write", feature = "std"))]
 //! # fn main() -> parket::Result<()> {
-//! use parket::read::FileReader;
-//! use parket::record::Value;
-//! use parket::schema::Schema;
-//! use parket::values::ValuesRef;
-//! use parket::write::{FileWriter, WriteOptions};
+//! use parket::{FileReader, FileWriter, Schema, Value, ValuesRef, WriteOptions};
 //!
 //! let schema = Schema::parse(
 //!     "message m { required int64 id; optional group tags (LIST) {
@@ -93,6 +89,13 @@ pub mod write;
 
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
+// What a first program needs, at the crate root (the modules keep their full paths).
+pub use read::FileReader;
+pub use record::Value;
+pub use schema::Schema;
+pub use values::{Values, ValuesRef};
+#[cfg(feature = "write")]
+pub use write::{FileWriter, WriteOptions};
 #[cfg(feature = "derive")]
 pub use parket_derive::Record;
 pub use typed::Record;
