@@ -90,12 +90,12 @@ pub mod write;
 pub use error::{Error, ErrorKind, Location, Result};
 pub use limits::Limits;
 // What a first program needs, at the crate root (the modules keep their full paths).
+#[cfg(feature = "derive")]
+pub use parket_derive::Record;
 pub use read::FileReader;
 pub use record::Value;
 pub use schema::Schema;
+pub use typed::Record;
 pub use values::{Values, ValuesRef};
 #[cfg(feature = "write")]
 pub use write::{FileWriter, WriteOptions};
-#[cfg(feature = "derive")]
-pub use parket_derive::Record;
-pub use typed::Record;

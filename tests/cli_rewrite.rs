@@ -38,8 +38,22 @@ fn rewrites_of_every_readable_corpus_file_keep_the_rows() {
         }
         for options in [
             &[][..],
-            &["--codec", "zstd:1", "--page-version", "2", "--dictionary", "off"][..],
-            &["--codec", "uncompressed", "--page-rows", "3", "--page-index", "off"][..],
+            &[
+                "--codec",
+                "zstd:1",
+                "--page-version",
+                "2",
+                "--dictionary",
+                "off",
+            ][..],
+            &[
+                "--codec",
+                "uncompressed",
+                "--page-rows",
+                "3",
+                "--page-index",
+                "off",
+            ][..],
         ] {
             let mut args = vec!["rewrite"];
             args.extend_from_slice(options);
@@ -72,7 +86,12 @@ fn rewrites_of_every_readable_corpus_file_keep_the_rows() {
 fn compare_prints_the_sizes_rewrite_writes() {
     let path = parket::testing::corpus_dir().join("data/alltypes_tiny_pages.parquet");
     let p = path.to_str().unwrap();
-    let r = parket(&["compare", "--codecs", "snappy,zstd:1,gzip:9,uncompressed", p]);
+    let r = parket(&[
+        "compare",
+        "--codecs",
+        "snappy,zstd:1,gzip:9,uncompressed",
+        p,
+    ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let table = String::from_utf8(r.stdout).unwrap();
     let out = tmp("compare.parquet");
@@ -84,7 +103,15 @@ fn compare_prints_the_sizes_rewrite_writes() {
             panic!("short line {line:?}")
         };
         let version = page.strip_prefix('V').expect("V1 or V2");
-        let w = parket(&["rewrite", "--codec", codec, "--page-version", version, p, out_s]);
+        let w = parket(&[
+            "rewrite",
+            "--codec",
+            codec,
+            "--page-version",
+            version,
+            p,
+            out_s,
+        ]);
         assert!(w.status.success(), "{}", String::from_utf8_lossy(&w.stderr));
         let size = std::fs::metadata(&out).unwrap().len();
         assert_eq!(bytes.parse::<u64>().unwrap(), size, "{line}");
