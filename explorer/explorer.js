@@ -7,6 +7,8 @@
   const $ = (id) => document.getElementById(id);
   let wasmModule = null;
   let current = null; // {name, path, bytes, meta}
+  // A table of more pages than this is slow to draw and no easier to read.
+  const MAX_PAGE_ROWS = 2000;
 
   function status(text, isError) {
     $("status").textContent = text;
@@ -31,9 +33,9 @@
     return runWasi(module(), ["parket", ...args], files);
   }
 
-  // Shows what a command printed in `el`, or its error.
+  // Shows what a command printed in `el`, then its error if it failed.
   function show(el, r) {
-    el.textContent = r.code === 0 ? r.stdout : r.stderr.replace(/^parket: /, "");
+    el.textContent = r.code === 0 ? r.stdout : r.stdout + r.stderr.replace(/^parket: /, "");
     el.className = r.code === 0 ? "" : "error";
     return r.code === 0;
   }
@@ -67,7 +69,7 @@
       thead.appendChild(th);
     }
     const body = table.createTBody();
-    for (const p of pages) {
+    for (const p of pages.slice(0, MAX_PAGE_ROWS)) {
       const tr = body.insertRow();
       tr.dataset.offset = p.offset;
       let enc = p.encoding || "-";
@@ -100,7 +102,8 @@
     const note = document.createElement("div");
     note.className = "note";
     note.id = "pages-count";
-    note.textContent = `${pages.length} page(s)`;
+    note.textContent = `${pages.length} page(s)` +
+      (pages.length > MAX_PAGE_ROWS ? `, the first ${MAX_PAGE_ROWS} shown` : "");
     box.appendChild(note);
     return pages;
   }
