@@ -15,15 +15,39 @@
     $("status").className = isError ? "error" : "";
   }
 
-  function module() {
-    if (wasmModule) return wasmModule;
-    if (typeof PARKET_WASM_BASE64 === "undefined") {
-      throw new Error("parket-wasm.js is missing: run explorer/build.sh to build it");
-    }
-    const bin = atob(PARKET_WASM_BASE64);
+  function fromBase64(text) {
+    const bin = atob(text);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    wasmModule = new WebAssembly.Module(bytes);
+    return bytes;
+  }
+
+  // Compiles the embedded module: synchronously where the browser allows it for a module this
+  // size (then the page is complete when its scripts have run), else in the background.
+  function compile(then) {
+    if (typeof PARKET_WASM_BASE64 === "undefined") {
+      status("parket-wasm.js is missing: run explorer/build.sh to build it", true);
+      return;
+    }
+    const bytes = fromBase64(PARKET_WASM_BASE64);
+    try {
+      wasmModule = new WebAssembly.Module(bytes);
+      then();
+    } catch (e) {
+      status("compiling the parket module…", false);
+      WebAssembly.compile(bytes).then(
+        (m) => {
+          wasmModule = m;
+          status(current ? $("status").textContent : "No file yet.", false);
+          then();
+        },
+        (err) => status(`the parket module does not compile: ${err}`, true)
+      );
+    }
+  }
+
+  function module() {
+    if (!wasmModule) throw new Error("the parket module is not ready yet");
     return wasmModule;
   }
 
@@ -241,16 +265,8 @@
     if (current) show($("check"), parket("check", current.path));
   });
 
-  try {
-    module();
-  } catch (e) {
-    status(String(e.message || e), true);
-  }
   // Tests (and anyone embedding the page) may set PARKET_OPEN = {name, base64} before this script.
-  if (typeof PARKET_OPEN !== "undefined" && wasmModule) {
-    const bin = atob(PARKET_OPEN.base64);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    openFile(PARKET_OPEN.name, bytes);
-  }
+  compile(() => {
+    if (typeof PARKET_OPEN !== "undefined") openFile(PARKET_OPEN.name, fromBase64(PARKET_OPEN.base64));
+  });
 })();
