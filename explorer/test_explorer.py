@@ -24,6 +24,7 @@ import base64
 import html.parser
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -160,9 +161,10 @@ def chromium(binary, url, *extra):
     return r.stdout
 
 
-def page_for(name, data):
-    """A copy of index.html that opens `data` on load; returns its file:// URL."""
-    case_dir = os.path.join(WORK, name)
+def page_for(name, data, after=None):
+    """A copy of index.html that opens `data` on load, then runs the script `after` (if any);
+    returns its file:// URL."""
+    case_dir = os.path.join(WORK, name + ("-clicked" if after else ""))
     os.makedirs(case_dir, exist_ok=True)
     with open(os.path.join(case_dir, "case.js"), "w") as f:
         f.write("const PARKET_OPEN = %s;\n" % json.dumps(
@@ -173,6 +175,10 @@ def page_for(name, data):
     check(hook in page and "<head>" in page, "index.html lost its explorer.js script tag")
     page = page.replace("<head>", '<head><base href="file://%s/">' % EXPLORER, 1)
     page = page.replace(hook, '<script src="file://%s/case.js"></script>%s' % (case_dir, hook))
+    if after:
+        with open(os.path.join(case_dir, "after.js"), "w") as f:
+            f.write(after)
+        page = page.replace("</body>", '<script src="file://%s/after.js"></script></body>' % case_dir)
     with open(os.path.join(case_dir, "case.html"), "w") as f:
         f.write(page)
     return "file://" + os.path.join(case_dir, "case.html")
@@ -192,6 +198,57 @@ def test_empty_page(binary):
     same(dom.text.get("status", "").strip(), "No file yet.", "status of the empty page")
     check("error" not in dom.classes.get("status", []), "the empty page shows an error")
     screenshot(binary, url, "index")
+
+
+# What a person does on the page, in order; each result is copied into a <pre id="t-...">.
+CLICKS = """
+"use strict";
+const keep = (id, from) => {
+  const pre = document.createElement("pre");
+  pre.id = id;
+  pre.textContent = document.getElementById(from).textContent;
+  document.body.appendChild(pre);
+};
+const rows = document.querySelectorAll("#pages tbody tr");
+rows[rows.length - 1].click();
+keep("t-page", "dump");
+const what = document.getElementById("dump-what");
+what.selectedIndex = [...what.options].findIndex((o) => o.textContent.startsWith("offset index"));
+document.querySelector("#dump-controls button").click();
+keep("t-offset-index", "dump");
+document.getElementById("levels-column").value = "int32_field";
+document.getElementById("levels-rows").value = "5..7";
+document.getElementById("levels-show").click();
+keep("t-levels", "levels");
+document.getElementById("check-run").click();
+keep("t-check", "check");
+"""
+
+
+def test_clicks(binary, parket):
+    """Clicking a page dumps it; the dump menu, the levels controls and check work."""
+    name = "int32_with_null_pages.parquet"
+    path = os.path.join(DATA, "data", name)
+    with open(path, "rb") as f:
+        url = page_for(name, f.read(), after=CLICKS)
+    dom = Dom()
+    dom.feed(chromium(binary, url, "--dump-dom"))
+    pages = [json.loads(line) for line in run([parket, "pages", "--json", path]).stdout.split()]
+
+    def native(*args):
+        r = run([parket, *args, path])
+        check(r.returncode == 0, f"parket {' '.join(args)}: {r.stderr}")
+        return r.stdout.replace(path, "/" + name)
+
+    for ident in ("t-page", "t-offset-index", "t-levels", "t-check"):
+        check(ident in dom.text, f"the clicks did not finish ({ident} missing)")
+    same(dom.text["t-page"], native("dump", "--at", str(pages[-1]["offset"])), "last page's dump")
+    same(dom.text["t-offset-index"], native("dump", "--offset-index", "0:0"), "offset index")
+    same(dom.text["t-levels"], native("levels", "--column", "int32_field", "--rows", "5..7"),
+         "levels of one column")
+    seconds = lambda text: re.sub(r", [0-9.]+ s$", ", (time) s", text, flags=re.M)
+    same(seconds(dom.text["t-check"]), seconds(native("check")), "check")
+    return f"page {len(pages) - 1} dumped, offset index, levels 5..7, check"
 
 
 def test_file(binary, parket, folder, name):
@@ -295,6 +352,7 @@ def main():
     passed = failed = 0
     tests = [("index.html", lambda: test_empty_page(binary) or "loads from file://")]
     tests += [(n, lambda f=f, n=n: test_file(binary, parket, f, n)) for f, n in CASES]
+    tests.append(("clicks", lambda: test_clicks(binary, parket)))
     for name, test in tests:
         t = time.time()
         try:
