@@ -348,7 +348,8 @@ def main():
     parket = os.path.join(TARGET, "debug", "parket")
     binary = chromium_binary()
     print(run([binary, "--version"]).stdout.strip())
-    os.makedirs(SCREENS, exist_ok=True)
+    shutil.rmtree(SCREENS, ignore_errors=True)  # only this run's pictures
+    os.makedirs(SCREENS)
     passed = failed = 0
     tests = [("index.html", lambda: test_empty_page(binary) or "loads from file://")]
     tests += [(n, lambda f=f, n=n: test_file(binary, parket, f, n)) for f, n in CASES]
