@@ -91,8 +91,17 @@ pub enum ErrorKind {
         /// The CRC of the bytes read.
         actual: u32,
     },
-    /// The file is encrypted (Parquet Modular Encryption), which this crate cannot read yet.
+    /// The file or column chunk is encrypted (Parquet Modular Encryption) and no keys were
+    /// given (or this build lacks the `encryption` feature).
     Encrypted,
+    /// Decrypting a module failed: a key or AAD prefix is missing, or the module does not
+    /// authenticate. Never carries key material.
+    Decryption {
+        /// The module (`footer`, `data page header`, ...) or the key concerned.
+        module: &'static str,
+        /// What went wrong.
+        what: &'static str,
+    },
     /// A caller passed an argument that does not fit (a schema text that does not parse,
     /// values that do not match their column, ...). The message says what and why.
     InvalidArgument(String),
@@ -329,9 +338,15 @@ impl fmt::Display for ErrorKind {
                 f,
                 "page CRC mismatch: header says {expected:#010x}, data has {actual:#010x}"
             ),
-            ErrorKind::Encrypted => f.write_str(
-                "the file is encrypted (Parquet Modular Encryption); encrypted files are not supported yet",
-            ),
+            ErrorKind::Encrypted => f.write_str(if cfg!(feature = "encryption") {
+                "the file is encrypted (Parquet Modular Encryption): reading it needs its keys"
+            } else {
+                "the file is encrypted (Parquet Modular Encryption): reading it needs its keys \
+                 and the cargo feature `encryption`, which this build does not enable"
+            }),
+            ErrorKind::Decryption { module, what } => {
+                write!(f, "cannot decrypt the {module}: {what}")
+            }
             ErrorKind::InvalidArgument(m) => f.write_str(m),
             ErrorKind::Io(m) => write!(f, "I/O error: {m}"),
         }

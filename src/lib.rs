@@ -65,6 +65,8 @@ pub mod bloom;
 pub mod bytes;
 pub mod compression;
 pub mod encoding;
+#[cfg(feature = "encryption")]
+pub mod encryption;
 pub mod error;
 pub mod format;
 pub mod geospatial;

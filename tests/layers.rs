@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("statistics", 4),
     ("bloom", 4),
     ("geospatial", 4),
+    ("encryption", 4),
     ("levels", 5),
     ("record", 5),
     ("predicate", 5),
