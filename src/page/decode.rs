@@ -399,6 +399,12 @@ impl<'a> PageDecoder<'a> {
         (self.scratch, self.indices, self.decompressor, dict_bytes)
     }
 
+    /// Whether `PageHeader.crc` is checked when a page has one.
+    #[cfg(feature = "encryption")]
+    pub(crate) fn verifies_crc(&self) -> bool {
+        self.verify_crc
+    }
+
     /// Whether to check `PageHeader.crc` when a page has one (default true).
     pub fn verify_crc(mut self, verify: bool) -> Self {
         self.verify_crc = verify;

@@ -215,6 +215,8 @@ impl<'a> PageStream<'a> {
         }
         let body_at = page.body.start;
         let info = match self.source {
+            #[cfg(feature = "encryption")]
+            _ if self.walk.decrypts() => self.decrypted_page(&page, out),
             SourceRef::Bytes(data) => {
                 let body = super::walk::slice(data, 0, page.body.clone()).unwrap_or(&[]);
                 self.decoder.decode_borrowed_page(header, body, out)
@@ -260,6 +262,27 @@ impl<'a> PageStream<'a> {
             self.rows_read += info.num_rows as u64;
         }
         Ok(info)
+    }
+
+    /// Decrypts the body of `page` (of an encrypted chunk) and decodes it into `out`. Errors
+    /// carry no offset (the decrypted bytes' offsets are not the file's): the caller's is the
+    /// body's.
+    #[cfg(feature = "encryption")]
+    fn decrypted_page(&mut self, page: &WalkPage, out: &mut LeafData) -> Result<PageInfo> {
+        let stored = match self.source {
+            SourceRef::Bytes(data) => super::walk::slice(data, 0, page.body.clone()),
+            #[cfg(feature = "std")]
+            SourceRef::Reader(_) => super::walk::slice(&self.buf, self.buf_at, page.body.clone()),
+        }
+        .unwrap_or(&[]);
+        let verify = self.decoder.verifies_crc();
+        let decrypted = self.walk.decrypt_page(page, stored, verify);
+        let Some((header, plain)) = decrypted.map_err(Error::without_offset)? else {
+            return Err(Error::out_of_spec("a plaintext page read as an encrypted one"));
+        };
+        self.decoder
+            .decode_page(&header, &plain, out)
+            .map_err(Error::without_offset)
     }
 
     /// Takes `buf` as the reused page-bytes buffer and the decoder's buffers (see

@@ -55,12 +55,21 @@ pub const TAIL_LEN: usize = 8;
 
 /// Reads the 8-byte tail (at file offset `tail_offset`): the footer length. Checks the magic.
 fn parse_tail(tail: [u8; 8], tail_offset: u64) -> Result<u32> {
+    match parse_tail_any(tail, tail_offset)? {
+        (_, true) => Err(Error::new(ErrorKind::Encrypted).at_offset(tail_offset + 4)),
+        (len, false) => Ok(len),
+    }
+}
+
+/// [`parse_tail`], accepting `PARE` too: the footer length and whether the footer is
+/// encrypted.
+fn parse_tail_any(tail: [u8; 8], tail_offset: u64) -> Result<(u32, bool)> {
     let mut len = [0u8; 4];
     let mut magic = [0u8; 4];
     len.copy_from_slice(&tail[..4]);
     magic.copy_from_slice(&tail[4..]);
     if magic == MAGIC_ENCRYPTED {
-        return Err(Error::new(ErrorKind::Encrypted).at_offset(tail_offset + 4));
+        return Ok((u32::from_le_bytes(len), true));
     }
     if magic != MAGIC {
         return Err(Error::out_of_spec(
@@ -68,7 +77,7 @@ fn parse_tail(tail: [u8; 8], tail_offset: u64) -> Result<u32> {
         )
         .at_offset(tail_offset + 4));
     }
-    Ok(u32::from_le_bytes(len))
+    Ok((u32::from_le_bytes(len), false))
 }
 
 /// Checks the footer length against the file size and the limit; returns the footer's file
@@ -170,6 +179,68 @@ pub fn metadata_from_tail(tail: &[u8], file_len: u64, limits: &Limits) -> Result
     }
     let footer = tail.get(from as usize..last).unwrap_or(&[]);
     FileMetaData::decode_with_limits(footer, limits).map_err(|e| e.offset_by(start))
+}
+
+/// The footer bytes of a whole file held in memory (the FileMetaData, or for an encrypted
+/// footer the FileCryptoMetaData and the encrypted FileMetaData), their file offset, and
+/// whether the footer is encrypted. Checks as [`metadata_from_bytes`] does, but accepts `PARE`.
+#[cfg(feature = "encryption")]
+pub(crate) fn footer_bytes(file: &[u8], limits: &Limits) -> Result<(u64, bool)> {
+    if file.len() < MAGIC.len() + TAIL_LEN {
+        return Err(Error::truncated(
+            "Parquet file (magic, footer length, magic)",
+            (MAGIC.len() + TAIL_LEN) as u64,
+            file.len() as u64,
+        )
+        .at_offset(0));
+    }
+    let tail_offset = file.len() - TAIL_LEN;
+    let mut tail = [0u8; 8];
+    tail.copy_from_slice(&file[tail_offset..]);
+    let (footer_len, encrypted) = parse_tail_any(tail, tail_offset as u64)?;
+    check_head_is(&file[..4], if encrypted { MAGIC_ENCRYPTED } else { MAGIC })?;
+    let start = footer_start(footer_len, file.len() as u64, limits)?;
+    Ok((start, encrypted))
+}
+
+/// [`footer_bytes`] through the reader's random access: the footer bytes and their offset.
+#[cfg(all(feature = "encryption", feature = "std"))]
+pub(crate) fn read_footer_bytes_at(
+    r: &dyn super::ReadAt,
+    limits: &Limits,
+) -> Result<(Vec<u8>, u64, bool)> {
+    let file_len = r.len()?;
+    if file_len < (MAGIC.len() + TAIL_LEN) as u64 {
+        return Err(Error::truncated(
+            "Parquet file (magic, footer length, magic)",
+            (MAGIC.len() + TAIL_LEN) as u64,
+            file_len,
+        )
+        .at_offset(0));
+    }
+    let tail_offset = file_len - TAIL_LEN as u64;
+    let mut tail = [0u8; TAIL_LEN];
+    r.read_at(tail_offset, &mut tail)?;
+    let (footer_len, encrypted) = parse_tail_any(tail, tail_offset)?;
+    let start = footer_start(footer_len, file_len, limits)?;
+    let mut head = [0u8; 4];
+    r.read_at(0, &mut head)?;
+    check_head_is(&head, if encrypted { MAGIC_ENCRYPTED } else { MAGIC })?;
+    let mut footer = Vec::new();
+    footer.resize(footer_len as usize, 0u8);
+    r.read_at(start, &mut footer)?;
+    Ok((footer, start, encrypted))
+}
+
+#[cfg(feature = "encryption")]
+fn check_head_is(head: &[u8], magic: [u8; 4]) -> Result<()> {
+    if head != magic {
+        return Err(Error::out_of_spec(
+            "the file's head magic differs from its tail's (PAR1 / PARE)",
+        )
+        .at_offset(0));
+    }
+    Ok(())
 }
 
 fn check_head(head: &[u8]) -> Result<()> {

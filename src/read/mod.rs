@@ -38,6 +38,8 @@
 //! file offset (of the failing byte when the page is stored uncompressed, else of the page).
 
 pub mod chunk;
+#[cfg(feature = "encryption")]
+mod decrypt;
 pub mod footer;
 #[cfg(feature = "std")]
 #[doc(hidden)]
@@ -307,6 +309,9 @@ pub struct FileReader<'a> {
     schema: Schema,
     limits: Limits,
     verify_crc: bool,
+    /// For an encrypted file: the decryptor, and each chunk's key (by row group, column).
+    #[cfg(feature = "encryption")]
+    crypto: Option<(decrypt::FileDecryptor, Vec<Vec<decrypt::ChunkKey>>)>,
 }
 
 impl<'a> FileReader<'a> {
@@ -445,7 +450,114 @@ impl<'a> FileReader<'a> {
             schema,
             limits,
             verify_crc: true,
+            #[cfg(feature = "encryption")]
+            crypto: None,
         })
+    }
+
+    /// Opens a file held in memory that may be encrypted (Parquet Modular Encryption), with
+    /// the keys and AAD prefix in `keys` (see [`crate::encryption`]). A plain file opens as
+    /// with [`FileReader::from_bytes`].
+    ///
+    /// Errors when the footer does not decrypt (no footer key, a wrong one, a missing AAD
+    /// prefix: [`ErrorKind::Decryption`], naming the module) or a plaintext footer's signature
+    /// does not verify. A column whose key is not given opens fine and is an error only when
+    /// read. Never panics, for any input.
+    #[cfg(feature = "encryption")]
+    pub fn from_bytes_with_decryption(
+        bytes: &'a [u8],
+        keys: crate::encryption::DecryptionProperties,
+    ) -> Result<FileReader<'a>> {
+        let limits = Limits::default();
+        let (start, encrypted) = footer::footer_bytes(bytes, &limits)?;
+        let end = bytes.len() - footer::TAIL_LEN;
+        let footer = bytes.get(start as usize..end).unwrap_or(&[]);
+        let (metadata, d) = decrypt::open_footer(footer, encrypted, keys, &limits)
+            .map_err(|e| e.offset_by(start))?;
+        Self::open(Source::Bytes(bytes), bytes.len() as u64, metadata, limits)?.with_crypto(d)
+    }
+
+    /// [`FileReader::from_bytes_with_decryption`] through any `Read + Seek`.
+    #[cfg(all(feature = "encryption", feature = "std"))]
+    pub fn new_with_decryption<R: std::io::Read + std::io::Seek + Send + 'a>(
+        reader: R,
+        keys: crate::encryption::DecryptionProperties,
+    ) -> Result<FileReader<'a>> {
+        let limits = Limits::default();
+        let reader: Box<dyn ReadAt + Send + Sync + 'a> = Box::new(std::sync::Mutex::new(reader));
+        let (footer, start, encrypted) = footer::read_footer_bytes_at(&*reader, &limits)?;
+        let (metadata, d) = decrypt::open_footer(&footer, encrypted, keys, &limits)
+            .map_err(|e| e.offset_by(start))?;
+        let file_len = reader.len()?;
+        Self::open(Source::Reader(reader), file_len, metadata, limits)?.with_crypto(d)
+    }
+
+    #[cfg(feature = "encryption")]
+    fn with_crypto(mut self, d: Option<decrypt::FileDecryptor>) -> Result<Self> {
+        if let Some(d) = d {
+            let paths: Vec<String> = self.schema.columns().iter().map(|c| c.path_string()).collect();
+            let keys = d.open_columns(&mut self.metadata, &paths, &self.limits)?;
+            self.crypto = Some((d, keys));
+        }
+        Ok(self)
+    }
+
+    /// Whether the file is encrypted (opened with [`FileReader::from_bytes_with_decryption`]
+    /// or `new_with_decryption`, and its footer names an encryption algorithm).
+    #[cfg(feature = "encryption")]
+    pub fn is_encrypted(&self) -> bool {
+        self.crypto.is_some()
+    }
+
+    /// The decryptor of a chunk's pages: `None` for a plaintext chunk, an error when it is
+    /// encrypted and its key is unknown.
+    #[cfg(feature = "encryption")]
+    fn chunk_decryptor(
+        &self,
+        row_group: usize,
+        index: usize,
+    ) -> Result<Option<decrypt::ChunkDecryptor>> {
+        let Some((d, keys)) = &self.crypto else {
+            return Ok(None);
+        };
+        let rg_ordinal = self
+            .metadata
+            .row_groups
+            .get(row_group)
+            .and_then(|rg| rg.ordinal)
+            .map_or(row_group, |o| o.max(0) as usize);
+        match keys.get(row_group).and_then(|k| k.get(index)) {
+            Some(decrypt::ChunkKey::Key(k)) => Ok(Some(d.chunk(k.clone(), rg_ordinal, index))),
+            Some(decrypt::ChunkKey::Missing(what)) => Err(Error::new(ErrorKind::Decryption {
+                module: "column chunk",
+                what,
+            })),
+            _ => Ok(None),
+        }
+    }
+
+    /// Decrypts one length-prefixed module of a column chunk that is not a page: a column
+    /// index, an offset index, a Bloom filter header or bitset (`module`), read from the file
+    /// by the caller. For a plaintext chunk, returns `None`. Errors as reading the chunk
+    /// does, or when the module does not authenticate.
+    #[cfg(feature = "encryption")]
+    pub fn decrypt_chunk_module(
+        &self,
+        row_group: usize,
+        column: usize,
+        module: crate::encryption::ModuleType,
+        bytes: &[u8],
+    ) -> Result<Option<Vec<u8>>> {
+        let path = self
+            .schema
+            .column(column)
+            .map(|c| c.path_string())
+            .unwrap_or_default();
+        let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
+        match self.chunk_decryptor(row_group, column).map_err(locate)? {
+            None => Ok(None),
+            Some(c) => c.module(module, bytes).map(|(m, _)| Some(m)).map_err(locate),
+        }
     }
 
     /// Sets the limits for reading pages.
@@ -532,9 +644,15 @@ impl<'a> FileReader<'a> {
                 "a row group has fewer column chunks than the schema has leaves",
             ))
         })?;
-        if chunk.crypto_metadata.is_some() {
+        #[cfg(feature = "encryption")]
+        let decrypting = self.crypto.is_some();
+        #[cfg(not(feature = "encryption"))]
+        let decrypting = false;
+        if chunk.crypto_metadata.is_some() && !decrypting {
             return Err(locate(Error::new(ErrorKind::Encrypted)));
         }
+        #[cfg(feature = "encryption")]
+        self.chunk_decryptor(row_group, index).map_err(locate)?;
         if chunk.file_path.is_some() {
             return Err(locate(Error::unsupported(
                 "column chunks in another file (ColumnChunk.file_path)",
@@ -567,6 +685,8 @@ impl<'a> FileReader<'a> {
     fn chunk_reader(&self, row_group: usize, index: usize) -> Result<ColumnChunkReader<'_>> {
         let (_, range, _) = self.locate_chunk(row_group, index)?;
         let walk = walk::PageWalk::from_range(range, self.file_len, self.limits);
+        #[cfg(feature = "encryption")]
+        let walk = walk.with_decryptor(self.chunk_decryptor(row_group, index)?);
         self.chunk_reader_walk(row_group, index, walk)
     }
 

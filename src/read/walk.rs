@@ -104,6 +104,13 @@ pub struct PageWalk {
     dict_end: u64,
     /// Pages of the chunk the offset index lists, when it is used.
     index_pages: usize,
+    /// For an encrypted chunk: decrypts its page headers, and its pages for the readers.
+    #[cfg(feature = "encryption")]
+    crypt: Option<super::decrypt::ChunkDecryptor>,
+    /// Whether the chunk's first page was its dictionary page: data page ordinals (which the
+    /// AADs of encrypted data pages carry) are then page ordinals less one.
+    #[cfg(feature = "encryption")]
+    dictionary: bool,
 }
 
 impl PageWalk {
@@ -133,7 +140,64 @@ impl PageWalk {
             located: None,
             dict_end: range.end,
             index_pages: 0,
+            #[cfg(feature = "encryption")]
+            crypt: None,
+            #[cfg(feature = "encryption")]
+            dictionary: false,
         }
+    }
+
+    /// Decrypts the chunk's page headers with `d` (an encrypted chunk: Encryption.md 5.1, each
+    /// header a module of its 4-byte length, nonce, ciphertext and tag), and lends it to
+    /// [`PageWalk::decrypt_page`] for the bodies.
+    #[cfg(feature = "encryption")]
+    pub(crate) fn with_decryptor(mut self, d: Option<super::decrypt::ChunkDecryptor>) -> Self {
+        self.crypt = d;
+        self
+    }
+
+    /// Whether the walk decrypts (its chunk is encrypted).
+    #[cfg(feature = "encryption")]
+    pub(crate) fn decrypts(&self) -> bool {
+        self.crypt.is_some()
+    }
+
+    /// For an encrypted chunk, the body of `page` (found by this walk; `stored`: its
+    /// `compressed_page_size` bytes as stored) decrypted, and its header as it applies to the
+    /// plaintext: `compressed_page_size` the decrypted size, no `crc`. The CRC is over the page
+    /// as stored (encrypted), and checked here when `verify_crc`. `None` for a plaintext chunk.
+    #[cfg(feature = "encryption")]
+    pub(crate) fn decrypt_page(
+        &self,
+        page: &WalkPage,
+        stored: &[u8],
+        verify_crc: bool,
+    ) -> Result<Option<(PageHeader, Vec<u8>)>> {
+        let Some(d) = &self.crypt else {
+            return Ok(None);
+        };
+        let at = page.body.start;
+        // Seen in the wild: parquet-java computes the CRC over the page as stored, that is
+        // encrypted (encrypt_columns_and_footer_bloom_filter.parquet.encrypted).
+        if let (Some(expected), true) = (page.header.crc, verify_crc) {
+            let actual = crate::bytes::crc32::crc32(stored);
+            if actual != expected as u32 {
+                return Err(Error::new(ErrorKind::Checksum {
+                    expected: expected as u32,
+                    actual,
+                })
+                .at_offset(at));
+            }
+        }
+        let ordinal = page.ordinal.saturating_sub(usize::from(self.dictionary));
+        let plain = d
+            .body(&page.header, ordinal, stored)
+            .map_err(|e| e.at_offset(at))?;
+        let mut header = page.header.clone();
+        header.crc = None;
+        header.compressed_page_size = i32::try_from(plain.len())
+            .map_err(|_| Error::out_of_range("decrypted page size", plain.len() as i64))?;
+        Ok(Some((header, plain)))
     }
 
     /// Walks only the data pages whose rows meet `rows`, as `index` (the chunk's offset index)
@@ -277,8 +341,20 @@ impl PageWalk {
             return Ok(Step::Need(p.offset..p.offset + p.len));
         };
         let depth = self.limits.nesting_depth;
-        let (header, header_len) = crate::thrift::decode_prefix::<PageHeader>(bytes, depth)
-            .map_err(|e| e.offset_by(p.offset))?;
+        #[cfg(feature = "encryption")]
+        let decoded = match &self.crypt {
+            // The offset index lists data pages only.
+            Some(d) => d.header(
+                bytes,
+                false,
+                p.ordinal.saturating_sub(usize::from(self.dictionary)),
+                &self.limits,
+            ),
+            None => crate::thrift::decode_prefix::<PageHeader>(bytes, depth),
+        };
+        #[cfg(not(feature = "encryption"))]
+        let decoded = crate::thrift::decode_prefix::<PageHeader>(bytes, depth);
+        let (header, header_len) = decoded.map_err(|e| e.offset_by(p.offset))?;
         let size = body_size(&header)?;
         if (header_len as u64).saturating_add(size) != p.len
             || !matches!(header.type_, PageType::DataPage | PageType::DataPageV2)
@@ -314,7 +390,30 @@ impl PageWalk {
             cap = cap.min(end - pos);
         }
         let held = slice_from(window, at, pos);
-        let (header, header_len) = match crate::thrift::decode_prefix::<PageHeader>(held, depth) {
+        #[cfg(feature = "encryption")]
+        let decoded = match &self.crypt {
+            Some(d) => {
+                // The header is a module: its 4-byte length first, then all of it.
+                let need = module_len(held);
+                if (held.len() as u64) < need {
+                    self.limits
+                        .check_page_bytes(need)
+                        .map_err(|e| e.at_offset(pos))?;
+                    if need > cap {
+                        return Err(Error::truncated("encrypted page header module", need, cap)
+                            .at_offset(pos));
+                    }
+                    let first = HEADER_PREFIX.min(self.range.end.saturating_sub(pos).max(1));
+                    return Ok(Step::Need(pos..pos + need.max(first).min(cap)));
+                }
+                let ordinal = self.ordinal.saturating_sub(usize::from(self.dictionary));
+                d.header(held, pos == self.range.start, ordinal, &self.limits)
+            }
+            None => crate::thrift::decode_prefix::<PageHeader>(held, depth),
+        };
+        #[cfg(not(feature = "encryption"))]
+        let decoded = crate::thrift::decode_prefix::<PageHeader>(held, depth);
+        let (header, header_len) = match decoded {
             Ok(v) => v,
             Err(e)
                 if matches!(e.kind(), ErrorKind::Truncated { .. }) && (held.len() as u64) < cap =>
@@ -364,6 +463,10 @@ impl PageWalk {
         self.values_seen = self.values_seen.saturating_add(declared_values(&header));
         let ordinal = self.ordinal;
         self.ordinal += 1;
+        #[cfg(feature = "encryption")]
+        if ordinal == 0 && header.type_ == PageType::DictionaryPage {
+            self.dictionary = true;
+        }
         Ok(Step::Page(WalkPage {
             offset: pos,
             header,
@@ -390,6 +493,15 @@ pub(crate) fn declared_values(header: &PageHeader) -> u64 {
         _ => None,
     };
     n.and_then(|v| u64::try_from(v).ok()).unwrap_or(0)
+}
+
+/// The bytes an encrypted module at the front of `held` takes with its 4-byte length (4 while
+/// the length is not held).
+#[cfg(feature = "encryption")]
+fn module_len(held: &[u8]) -> u64 {
+    held.get(..4)
+        .and_then(|l| <[u8; 4]>::try_from(l).ok())
+        .map_or(4, |l| 4 + u64::from(u32::from_le_bytes(l)))
 }
 
 /// The bytes `range` of the file when `window` (file bytes from `at`) holds all of them.
