@@ -121,7 +121,10 @@ mod tests {
     #[test]
     fn suffixes_by_module_type() {
         // Encryption.md 4.4.2, the table: which modules carry which ordinals.
-        assert_eq!(module_aad(b"F", ModuleType::Footer, 0, 0, None).unwrap(), [b'F', 0]);
+        assert_eq!(
+            module_aad(b"F", ModuleType::Footer, 0, 0, None).unwrap(),
+            [b'F', 0]
+        );
         assert_eq!(
             module_aad(b"F", ModuleType::ColumnMetaData, 2, 0x0103, None).unwrap(),
             [b'F', 1, 2, 0, 3, 1]

@@ -278,7 +278,9 @@ impl<'a> PageStream<'a> {
         let verify = self.decoder.verifies_crc();
         let decrypted = self.walk.decrypt_page(page, stored, verify);
         let Some((header, plain)) = decrypted.map_err(Error::without_offset)? else {
-            return Err(Error::out_of_spec("a plaintext page read as an encrypted one"));
+            return Err(Error::out_of_spec(
+                "a plaintext page read as an encrypted one",
+            ));
         };
         self.decoder
             .decode_page(&header, &plain, out)

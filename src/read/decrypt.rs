@@ -215,18 +215,17 @@ impl FileDecryptor {
                         None => ChunkKey::Missing("no footer key was given for this column"),
                     },
                     Some(ColumnCryptoMetaData::EncryptionWithColumnKey(ck)) => {
-                        match self
-                            .props
-                            .find_column_key(path, ck.key_metadata.as_deref())
-                        {
+                        match self.props.find_column_key(path, ck.key_metadata.as_deref()) {
                             None => ChunkKey::Missing(
                                 "no key was given for this column (nor for its key_metadata)",
                             ),
                             Some(key) => {
                                 if let Some(enc) = &chunk.encrypted_column_metadata {
-                                    let locate = |e: Error| e.in_column(path).in_row_group(rg_index);
-                                    let (module, _) = split_module(enc, "encrypted column metadata")
-                                        .map_err(locate)?;
+                                    let locate =
+                                        |e: Error| e.in_column(path).in_row_group(rg_index);
+                                    let (module, _) =
+                                        split_module(enc, "encrypted column metadata")
+                                            .map_err(locate)?;
                                     let aad = module_aad(
                                         &self.file_aad,
                                         ModuleType::ColumnMetaData,
@@ -325,20 +324,18 @@ impl ChunkDecryptor {
                 cipher::decrypt_gcm(&self.key, module, &aad, "data page header")?
             }
         };
-        let (header, _) =
-            crate::thrift::decode_prefix::<PageHeader>(&plain, limits.nesting_depth).map_err(
-                |e| {
-                    // Decrypted bytes: their offsets are not the file's, and a header cut short
-                    // inside an authenticated module is not a matter of reading more.
-                    let e = e.without_offset();
-                    match e.kind() {
-                        ErrorKind::Truncated { .. } => Error::out_of_spec(
-                            "a decrypted page header ends before its last field",
-                        ),
-                        _ => e,
+        let (header, _) = crate::thrift::decode_prefix::<PageHeader>(&plain, limits.nesting_depth)
+            .map_err(|e| {
+                // Decrypted bytes: their offsets are not the file's, and a header cut short
+                // inside an authenticated module is not a matter of reading more.
+                let e = e.without_offset();
+                match e.kind() {
+                    ErrorKind::Truncated { .. } => {
+                        Error::out_of_spec("a decrypted page header ends before its last field")
                     }
-                },
-            )?;
+                    _ => e,
+                }
+            })?;
         if dictionary != (header.type_ == PageType::DictionaryPage) {
             return Err(decryption(
                 "page header",
@@ -381,6 +378,52 @@ impl ChunkDecryptor {
     pub(crate) fn module(&self, module: ModuleType, buf: &[u8]) -> Result<(Vec<u8>, usize)> {
         let (m, used) = split_module(buf, module.name())?;
         let aad = self.aad(module, 0)?;
-        Ok((cipher::decrypt_gcm(&self.key, m, &aad, module.name())?, used))
+        Ok((
+            cipher::decrypt_gcm(&self.key, m, &aad, module.name())?,
+            used,
+        ))
+    }
+}
+
+impl super::FileReader<'_> {
+    /// The Bloom filter of an encrypted chunk at file offset `start`: its header module
+    /// (module type 8) and, right after it, its bitset module (module type 9), each read as
+    /// its 4-byte length says (checked against [`Limits::metadata_bytes`]) and decrypted.
+    pub(crate) fn encrypted_bloom_filter(
+        &self,
+        d: &ChunkDecryptor,
+        start: u64,
+    ) -> Result<crate::bloom::Sbbf> {
+        let (head, bits_at) = self.read_module(d, ModuleType::BloomFilterHeader, start)?;
+        let (header, _) = crate::format::BloomFilterHeader::decode(&head)
+            .map_err(|e| e.without_offset().at_offset(start))?;
+        let (bits, _) = self.read_module(d, ModuleType::BloomFilterBitset, bits_at)?;
+        if i64::try_from(bits.len()).ok() != Some(i64::from(header.num_bytes)) {
+            return Err(Error::out_of_spec(
+                "a decrypted Bloom filter bitset's size differs from BloomFilterHeader.num_bytes",
+            )
+            .at_offset(bits_at));
+        }
+        crate::bloom::Sbbf::from_bytes(&bits).map_err(|e| e.without_offset().at_offset(bits_at))
+    }
+
+    /// Reads the module at file offset `at` (its 4-byte length first) and decrypts it as a
+    /// `module` of the chunk `d` decrypts; returns the plaintext and the offset after it.
+    fn read_module(
+        &self,
+        d: &ChunkDecryptor,
+        module: ModuleType,
+        at: u64,
+    ) -> Result<(Vec<u8>, u64)> {
+        let len = self.read_range(at..at.saturating_add(LENGTH_LEN as u64))?;
+        let len = <[u8; 4]>::try_from(&*len)
+            .map_err(|_| Error::truncated(module.name(), 4, 0).at_offset(at))?;
+        let n = LENGTH_LEN as u64 + u64::from(u32::from_le_bytes(len));
+        self.limits()
+            .check_metadata_bytes(n)
+            .map_err(|e| e.at_offset(at))?;
+        let bytes = self.read_range(at..at.saturating_add(n))?;
+        let (plain, used) = d.module(module, &bytes).map_err(|e| e.at_offset(at))?;
+        Ok((plain, at + used as u64))
     }
 }

@@ -55,21 +55,12 @@ pub const TAIL_LEN: usize = 8;
 
 /// Reads the 8-byte tail (at file offset `tail_offset`): the footer length. Checks the magic.
 fn parse_tail(tail: [u8; 8], tail_offset: u64) -> Result<u32> {
-    match parse_tail_any(tail, tail_offset)? {
-        (_, true) => Err(Error::new(ErrorKind::Encrypted).at_offset(tail_offset + 4)),
-        (len, false) => Ok(len),
-    }
-}
-
-/// [`parse_tail`], accepting `PARE` too: the footer length and whether the footer is
-/// encrypted.
-fn parse_tail_any(tail: [u8; 8], tail_offset: u64) -> Result<(u32, bool)> {
     let mut len = [0u8; 4];
     let mut magic = [0u8; 4];
     len.copy_from_slice(&tail[..4]);
     magic.copy_from_slice(&tail[4..]);
     if magic == MAGIC_ENCRYPTED {
-        return Ok((u32::from_le_bytes(len), true));
+        return Err(Error::new(ErrorKind::Encrypted).at_offset(tail_offset + 4));
     }
     if magic != MAGIC {
         return Err(Error::out_of_spec(
@@ -77,7 +68,19 @@ fn parse_tail_any(tail: [u8; 8], tail_offset: u64) -> Result<(u32, bool)> {
         )
         .at_offset(tail_offset + 4));
     }
-    Ok((u32::from_le_bytes(len), false))
+    Ok(u32::from_le_bytes(len))
+}
+
+/// [`parse_tail`], accepting `PARE` too: the footer length and whether the footer is
+/// encrypted.
+#[cfg(feature = "encryption")]
+fn parse_tail_any(tail: [u8; 8], tail_offset: u64) -> Result<(u32, bool)> {
+    if tail.get(4..) == Some(&MAGIC_ENCRYPTED[..]) {
+        let mut len = [0u8; 4];
+        len.copy_from_slice(&tail[..4]);
+        return Ok((u32::from_le_bytes(len), true));
+    }
+    Ok((parse_tail(tail, tail_offset)?, false))
 }
 
 /// Checks the footer length against the file size and the limit; returns the footer's file

@@ -495,7 +495,12 @@ impl<'a> FileReader<'a> {
     #[cfg(feature = "encryption")]
     fn with_crypto(mut self, d: Option<decrypt::FileDecryptor>) -> Result<Self> {
         if let Some(d) = d {
-            let paths: Vec<String> = self.schema.columns().iter().map(|c| c.path_string()).collect();
+            let paths: Vec<String> = self
+                .schema
+                .columns()
+                .iter()
+                .map(|c| c.path_string())
+                .collect();
             let keys = d.open_columns(&mut self.metadata, &paths, &self.limits)?;
             self.crypto = Some((d, keys));
         }
@@ -509,8 +514,8 @@ impl<'a> FileReader<'a> {
         self.crypto.is_some()
     }
 
-    /// The decryptor of a chunk's pages: `None` for a plaintext chunk, an error when it is
-    /// encrypted and its key is unknown.
+    /// The decryptor of a chunk's modules: `None` for a plaintext chunk, an error (with the
+    /// column and row group) when it is encrypted and its key is unknown.
     #[cfg(feature = "encryption")]
     fn chunk_decryptor(
         &self,
@@ -528,10 +533,16 @@ impl<'a> FileReader<'a> {
             .map_or(row_group, |o| o.max(0) as usize);
         match keys.get(row_group).and_then(|k| k.get(index)) {
             Some(decrypt::ChunkKey::Key(k)) => Ok(Some(d.chunk(k.clone(), rg_ordinal, index))),
-            Some(decrypt::ChunkKey::Missing(what)) => Err(Error::new(ErrorKind::Decryption {
-                module: "column chunk",
-                what,
-            })),
+            Some(decrypt::ChunkKey::Missing(what)) => {
+                let path = self.schema.column(index).map(|c| c.path_string());
+                let e = Error::new(ErrorKind::Decryption {
+                    module: "column chunk",
+                    what,
+                });
+                Err(e
+                    .in_column(path.as_deref().unwrap_or(""))
+                    .in_row_group(row_group))
+            }
             _ => Ok(None),
         }
     }
@@ -556,7 +567,10 @@ impl<'a> FileReader<'a> {
         let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
         match self.chunk_decryptor(row_group, column).map_err(locate)? {
             None => Ok(None),
-            Some(c) => c.module(module, bytes).map(|(m, _)| Some(m)).map_err(locate),
+            Some(c) => c
+                .module(module, bytes)
+                .map(|(m, _)| Some(m))
+                .map_err(locate),
         }
     }
 
@@ -719,6 +733,8 @@ impl<'a> FileReader<'a> {
         let index = column.column_index(&self.schema)?;
         let (_, range, _) = self.locate_chunk(row_group, index)?;
         let walk = walk::PageWalk::from_range(range, self.file_len, self.limits);
+        #[cfg(feature = "encryption")]
+        let walk = walk.with_decryptor(self.chunk_decryptor(row_group, index)?);
         Ok(Pages::new(self.source_ref(), walk))
     }
 

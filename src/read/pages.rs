@@ -45,7 +45,10 @@ use super::walk::PageWalk;
 use super::SourceRef;
 
 /// One page as stored: where it starts, its decoded header, and its body bytes as stored
-/// (compressed when the chunk's codec compresses).
+/// (compressed when the chunk's codec compresses). For an encrypted chunk read with its key,
+/// the header and body are the decrypted ones (`compressed_page_size` is then the decrypted
+/// body's size and `crc`, checked against the stored bytes, is cleared); `header_len` is
+/// still the stored (encrypted) header module's.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RawPage {
     /// File offset of the page's first byte (its header).
@@ -85,10 +88,19 @@ impl<'a> Pages<'a> {
             .next_page(&mut self.walk, &mut window, &mut self.window_at);
         self.window = window;
         let Some(p) = found? else { return Ok(None) };
-        let body = self
+        let stored = self
             .source
-            .page_bytes(p.body.clone(), &self.window, self.window_at)?
-            .to_vec();
+            .page_bytes(p.body.clone(), &self.window, self.window_at)?;
+        #[cfg(feature = "encryption")]
+        if let Some((header, body)) = self.walk.decrypt_page(&p, stored, true)? {
+            return Ok(Some(RawPage {
+                offset: p.offset,
+                header,
+                header_len: p.header_len,
+                body,
+            }));
+        }
+        let body = stored.to_vec();
         Ok(Some(RawPage {
             offset: p.offset,
             header: p.header,

@@ -430,6 +430,8 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     fn walk(&self, row_group: usize, leaf: usize, rows: &RowRanges) -> Result<PageWalk> {
         let (_, range, _) = self.file.locate_chunk(row_group, leaf)?;
         let walk = PageWalk::from_range(range, self.file.file_len(), *self.file.limits());
+        #[cfg(feature = "encryption")]
+        let walk = walk.with_decryptor(self.file.chunk_decryptor(row_group, leaf)?);
         if !self.page_index {
             return Ok(walk);
         }
@@ -1060,6 +1062,8 @@ impl<'a> FileReader<'a> {
     /// each call; its length is checked against [`Limits::metadata_bytes`](crate::Limits)).
     pub fn column_index(&self, row_group: usize, column: usize) -> Result<Option<ColumnIndex>> {
         let at = |c: &crate::format::ColumnChunk| (c.column_index_offset, c.column_index_length);
+        #[cfg(feature = "encryption")]
+        let at = (at, crate::encryption::ModuleType::ColumnIndex);
         self.page_index(row_group, column, at, ColumnIndex::decode)
     }
 
@@ -1067,6 +1071,8 @@ impl<'a> FileReader<'a> {
     /// each call; its length is checked against [`Limits::metadata_bytes`](crate::Limits)).
     pub fn offset_index(&self, row_group: usize, column: usize) -> Result<Option<OffsetIndex>> {
         let at = |c: &crate::format::ColumnChunk| (c.offset_index_offset, c.offset_index_length);
+        #[cfg(feature = "encryption")]
+        let at = (at, crate::encryption::ModuleType::OffsetIndex);
         self.page_index(row_group, column, at, OffsetIndex::decode)
     }
 
@@ -1085,6 +1091,10 @@ impl<'a> FileReader<'a> {
         };
         let start =
             u64::try_from(off).map_err(|_| Error::out_of_range("bloom_filter_offset", off))?;
+        #[cfg(feature = "encryption")]
+        if let Some(d) = self.chunk_decryptor(row_group, column)? {
+            return self.encrypted_bloom_filter(&d, start).map(Some);
+        }
         // The header is a few bytes; read a prefix (within the file), then the bitset.
         let head_end = start.saturating_add(64).min(self.file_len());
         let head = self.read_range(start..head_end)?;
@@ -1100,12 +1110,19 @@ impl<'a> FileReader<'a> {
         ))
     }
 
-    /// Reads and decodes the page index structure that `at` places for a chunk.
+    /// Reads and decodes the page index structure that `at` places for a chunk (with the
+    /// `encryption` feature, `at` also names its module type: an encrypted chunk's is a module).
     fn page_index<T>(
         &self,
         row_group: usize,
         column: usize,
-        at: impl Fn(&crate::format::ColumnChunk) -> (Option<i64>, Option<i32>),
+        #[cfg(not(feature = "encryption"))] at: impl Fn(
+            &crate::format::ColumnChunk,
+        ) -> (Option<i64>, Option<i32>),
+        #[cfg(feature = "encryption")] (at, module): (
+            impl Fn(&crate::format::ColumnChunk) -> (Option<i64>, Option<i32>),
+            crate::encryption::ModuleType,
+        ),
         decode: fn(&[u8]) -> Result<(T, usize)>,
     ) -> Result<Option<T>> {
         let chunk = self
@@ -1123,6 +1140,12 @@ impl<'a> FileReader<'a> {
             u64::try_from(len).map_err(|_| Error::out_of_range("page index length", len.into()))?;
         self.limits().check_metadata_bytes(len)?;
         let bytes = self.read_range(start..start.saturating_add(len))?;
+        #[cfg(feature = "encryption")]
+        if let Some(d) = self.chunk_decryptor(row_group, column)? {
+            let (plain, _) = d.module(module, &bytes).map_err(|e| e.at_offset(start))?;
+            let (index, _) = decode(&plain).map_err(|e| e.without_offset().at_offset(start))?;
+            return Ok(Some(index));
+        }
         let (index, _) = decode(&bytes).map_err(|e| e.offset_by(start))?;
         Ok(Some(index))
     }

@@ -20,7 +20,7 @@ use crate::rows::record_to_json;
 /// Opens `path` for reading (streaming: one page in memory at a time).
 pub fn open(path: &str) -> Result<FileReader<'static>, String> {
     let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    FileReader::new(std::io::BufReader::new(f)).map_err(|e| file_error(path, e))
+    crate::keys::open_reader(path, std::io::BufReader::new(f))
 }
 
 /// `parket cat`.

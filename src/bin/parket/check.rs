@@ -43,7 +43,6 @@ use parket::statistics::{self, compare, Scalar, StatKind, StatisticsBuilder};
 use parket::values::ValuesRef;
 
 use crate::args::Args;
-use crate::file_error;
 
 /// Most problems listed per column before "(+N more)".
 const SHOWN: usize = 3;
@@ -53,7 +52,7 @@ pub fn check(args: Args) -> Result<(), String> {
     let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
     let start = Instant::now();
     let open = |p: &str| File::open(p).map_err(|e| format!("{p}: {e}"));
-    let file = FileReader::new(open(&path)?).map_err(|e| file_error(&path, e))?;
+    let file = crate::keys::open_reader(&path, open(&path)?)?;
     let mut raw = Raw {
         file: open(&path)?,
         len: 0,

@@ -8,6 +8,7 @@ mod check;
 mod dump;
 mod dump_structs;
 mod json;
+mod keys;
 mod layout;
 mod levels;
 mod meta;
@@ -22,6 +23,10 @@ const USAGE: &str = "\
 usage: parket <command> [options]
 
 commands:
+  Every command that reads a file takes its keys, when it is encrypted: --footer-key KEY,
+  --column-key PATH=KEY (repeatable), --key ID=KEY (repeatable: the key whose key_metadata
+  is the text ID), --aad-prefix TEXT. KEY is 32, 48 or 64 hexadecimal digits.
+
   schema FILE                 print the schema as message text
   meta [--json] FILE          print the footer metadata
   cat [--json] [--columns a,b.c] [--where EXPR] [--offset N] [--limit N] [--explain] FILE
@@ -66,7 +71,14 @@ commands:
 fn main() {
     let mut argv = std::env::args().skip(1);
     let command = argv.next().unwrap_or_default();
-    let args = Args::new(argv);
+    let mut args = Args::new(argv);
+    let reading = !matches!(command.as_str(), "write" | "help" | "--help" | "-h" | "");
+    if reading {
+        if let Err(message) = keys::take(&mut args) {
+            eprintln!("parket: {message}");
+            std::process::exit(1);
+        }
+    }
     let result = match command.as_str() {
         "schema" => meta::schema(args),
         "meta" => meta::meta(args),

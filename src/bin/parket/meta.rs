@@ -6,19 +6,14 @@ use parket::format::{ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, Sta
 use parket::record::Value;
 use parket::schema::Schema;
 use parket::statistics::{self, Scalar, StatKind};
-use parket::Limits;
 
 use crate::args::Args;
-use crate::file_error;
 use crate::json::push_str;
 
 /// Reads the footer of `path` and builds its schema.
 pub fn open(path: &str) -> Result<(FileMetaData, Schema), String> {
-    let mut f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let md = parket::read::footer::read_metadata(&mut f, &Limits::default())
-        .map_err(|e| file_error(path, e))?;
-    let schema = Schema::from_elements(&md.schema).map_err(|e| file_error(path, e))?;
-    Ok((md, schema))
+    let file = crate::cat::open(path)?;
+    Ok((file.metadata().clone(), file.schema().clone()))
 }
 
 /// `parket schema FILE`.
