@@ -263,3 +263,40 @@ fn tampering_never_changes_rows() {
     }
     assert!(failed > n * 8 / 10, "{failed} of {n}");
 }
+
+/// external_key_material_java: PKMT1 key material in a side file, data keys double-wrapped
+/// under the master keys kf, kc1, kc2 of parquet-java's in-memory test KMS.
+#[test]
+fn external_key_material() {
+    use parket::encryption::key_material::{InMemoryKms, KeyMaterialRetriever};
+    let name = "external_key_material_java.parquet.encrypted";
+    let bytes = corpus_file(name);
+    let side = std::fs::read_to_string(
+        parket::testing::corpus_dir().join(format!("data/_KEY_MATERIAL_FOR_{name}.json")),
+    )
+    .unwrap();
+    let kms = InMemoryKms::new()
+        .master_key("kf", Key::new(FOOTER_128).unwrap())
+        .master_key("kc1", Key::new(b"1234567890123450").unwrap())
+        .master_key("kc2", Key::new(b"1234567890123451").unwrap());
+    let retriever = KeyMaterialRetriever::new(kms)
+        .with_external_material(&side)
+        .unwrap();
+    let keys = DecryptionProperties::new().key_retriever(retriever);
+    let file = FileReader::from_bytes_with_decryption(&bytes, keys).unwrap();
+    let rows = file
+        .records(None)
+        .unwrap()
+        .collect::<Result<Vec<_>>>()
+        .unwrap();
+    // parquet-java's writer of this file: row i = (i, the letter 'a' + i % 10, then i).
+    assert_eq!(rows.len(), 100);
+    for (i, r) in rows.iter().enumerate() {
+        let text = format!("{}{i}", (b'a' + (i % 10) as u8) as char);
+        let want = Value::Group(vec![
+            Value::Int32(i as i32),
+            Value::Bytes(text.into_bytes()),
+        ]);
+        assert_eq!(r, &want);
+    }
+}

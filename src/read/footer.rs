@@ -229,8 +229,7 @@ pub(crate) fn read_footer_bytes_at(
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
     check_head_is(&head, if encrypted { MAGIC_ENCRYPTED } else { MAGIC })?;
-    let mut footer = Vec::new();
-    footer.resize(footer_len as usize, 0u8);
+    let mut footer = alloc::vec![0u8; footer_len as usize];
     r.read_at(start, &mut footer)?;
     Ok((footer, start, encrypted))
 }
