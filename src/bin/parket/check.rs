@@ -42,6 +42,8 @@ use parket::read::{ChunkBuffers, FileReader};
 use parket::statistics::{self, compare, Scalar, StatKind, StatisticsBuilder};
 use parket::values::ValuesRef;
 
+use parket::encryption::ModuleType;
+
 use crate::args::Args;
 
 /// Most problems listed per column before "(+N more)".
@@ -219,6 +221,35 @@ struct WalkedPage {
     num_values: i64,
     /// DATA_PAGE_V2 only: `num_nulls` (negative: not counted) and `num_rows`.
     v2_counts: Option<(i32, i32)>,
+}
+
+impl WalkedPage {
+    /// The page at `offset` of `size` stored bytes whose header is `h`.
+    fn new(h: &PageHeader, offset: u64, size: u64) -> Self {
+        let (encoding, num_values) = match (
+            h.type_,
+            &h.data_page_header,
+            &h.data_page_header_v2,
+            &h.dictionary_page_header,
+        ) {
+            (PageType::DataPage, Some(d), _, _) => (Some(d.encoding), d.num_values as i64),
+            (PageType::DataPageV2, _, Some(d), _) => (Some(d.encoding), d.num_values as i64),
+            (PageType::DictionaryPage, _, _, Some(d)) => (Some(d.encoding), 0),
+            _ => (None, 0),
+        };
+        let v2_counts = match (h.type_, &h.data_page_header_v2) {
+            (PageType::DataPageV2, Some(d)) => Some((d.num_nulls, d.num_rows)),
+            _ => None,
+        };
+        WalkedPage {
+            offset,
+            size,
+            type_: h.type_,
+            encoding,
+            num_values,
+            v2_counts,
+        }
+    }
 }
 
 struct ChunkCheck<'f, 'r> {
@@ -485,6 +516,40 @@ impl ChunkCheck<'_, '_> {
         }
     }
 
+    /// [`ChunkCheck::walk`] for a file read with keys: the library's page walk decrypts the
+    /// headers; each page's stored size runs to the next page (the last one to `end`).
+    fn walk_decrypted(&mut self, end: u64) -> Result<Vec<WalkedPage>, String> {
+        let pages = self
+            .file
+            .pages(self.row_group, self.column)
+            .map_err(|e| e.to_string())?;
+        let mut out: Vec<WalkedPage> = Vec::new();
+        for p in pages {
+            let p = p.map_err(|e| e.to_string())?;
+            if let Some(last) = out.last_mut() {
+                last.size = p.offset.saturating_sub(last.offset);
+            }
+            out.push(WalkedPage::new(
+                &p.header,
+                p.offset,
+                end.saturating_sub(p.offset),
+            ));
+        }
+        Ok(out)
+    }
+
+    /// `bytes` of a page index of this chunk, decrypted when the chunk is encrypted.
+    fn index_bytes(&self, module: ModuleType, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+        match self
+            .file
+            .decrypt_chunk_module(self.row_group, self.column, module, &bytes)
+        {
+            Ok(Some(plain)) => Ok(plain),
+            Ok(None) => Ok(bytes),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// Walks the chunk's page headers until the data pages hold `num_values`.
     fn walk(&mut self, meta: &ColumnMetaData) -> Result<Vec<WalkedPage>, String> {
         let data = meta.data_page_offset.max(0) as u64;
@@ -501,33 +566,15 @@ impl ChunkCheck<'_, '_> {
         let mut out = Vec::new();
         // Until the data pages hold num_values; a chunk of no values may still have pages
         // (a dictionary page, empty data pages) within its total_compressed_size.
+        if self.file.is_encrypted() {
+            return self.walk_decrypted(end);
+        }
         while values < meta.num_values || (meta.num_values == 0 && pos < end) {
             let (h, hlen) = self.raw.header(pos)?;
             let body = h.compressed_page_size.max(0) as u64;
-            let (encoding, num_values) = match (
-                h.type_,
-                &h.data_page_header,
-                &h.data_page_header_v2,
-                &h.dictionary_page_header,
-            ) {
-                (PageType::DataPage, Some(d), _, _) => (Some(d.encoding), d.num_values as i64),
-                (PageType::DataPageV2, _, Some(d), _) => (Some(d.encoding), d.num_values as i64),
-                (PageType::DictionaryPage, _, _, Some(d)) => (Some(d.encoding), 0),
-                _ => (None, 0),
-            };
-            values += num_values;
-            let v2_counts = match (h.type_, &h.data_page_header_v2) {
-                (PageType::DataPageV2, Some(d)) => Some((d.num_nulls, d.num_rows)),
-                _ => None,
-            };
-            out.push(WalkedPage {
-                offset: pos,
-                size: hlen + body,
-                type_: h.type_,
-                encoding,
-                num_values,
-                v2_counts,
-            });
+            let page = WalkedPage::new(&h, pos, hlen + body);
+            values += page.num_values;
+            out.push(page);
             pos += hlen + body;
             if out.len() > 100_000_000 {
                 return Err("too many pages".into());
@@ -657,6 +704,10 @@ impl ChunkCheck<'_, '_> {
             Ok(b) => b,
             Err(e) => return self.bad(format!("OffsetIndex: {e}")),
         };
+        let bytes = match self.index_bytes(ModuleType::OffsetIndex, bytes) {
+            Ok(b) => b,
+            Err(e) => return self.bad(format!("OffsetIndex: {e}")),
+        };
         let oi = match OffsetIndex::decode(&bytes) {
             Ok((oi, _)) => oi,
             Err(e) => return self.bad(format!("OffsetIndex does not decode: {e}")),
@@ -708,6 +759,10 @@ impl ChunkCheck<'_, '_> {
 
     fn check_column_index(&mut self, off: i64, len: i32, pages: &[PageData]) {
         let bytes = match self.raw.read(off.max(0) as u64, len.max(0) as u64) {
+            Ok(b) => b,
+            Err(e) => return self.bad(format!("ColumnIndex: {e}")),
+        };
+        let bytes = match self.index_bytes(ModuleType::ColumnIndex, bytes) {
             Ok(b) => b,
             Err(e) => return self.bad(format!("ColumnIndex: {e}")),
         };
