@@ -1,0 +1,166 @@
+//! The key options of the reading commands (../shared/json-mapping.md): every encrypted file
+//! of parquet-testing prints, with its keys, the rows of uniform_encryption (read by pyarrow 26
+//! too: tests/encryption.rs checks those values); `check` finds nothing wrong; without keys
+//! the error says the file is encrypted; a wrong key is an error that names the module and
+//! never shows the key.
+
+use std::process::Command;
+
+fn parket(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_parket"))
+        .args(args)
+        .output()
+        .expect("run parket")
+}
+
+fn hex(s: &str) -> String {
+    s.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+fn data(name: &str) -> String {
+    parket::testing::corpus_dir()
+        .join("data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The key options for a file, as INDEX.md of parquet-testing gives its keys.
+fn key_args(name: &str) -> Vec<String> {
+    let mut a = Vec::new();
+    if name.starts_with("aes256/") {
+        a.push(format!(
+            "--footer-key={}",
+            hex("01234567890123456789012345678901")
+        ));
+        for i in 1..=8 {
+            a.push(format!(
+                "--key=kc{i}={}",
+                hex(&format!("123456789012345678901234567890{}", 11 + i))
+            ));
+        }
+    } else {
+        a.push(format!("--footer-key={}", hex("0123456789012345")));
+        a.push(format!(
+            "--column-key=double_field={}",
+            hex("1234567890123450")
+        ));
+        a.push(format!(
+            "--column-key=float_field={}",
+            hex("1234567890123451")
+        ));
+    }
+    if name.contains("disable_aad_storage") {
+        a.push("--aad-prefix=tester".into());
+    }
+    a
+}
+
+fn run(cmd: &str, name: &str, extra: &[String]) -> (bool, String, String) {
+    let path = data(name);
+    let mut args: Vec<&str> = vec![cmd];
+    args.extend(extra.iter().map(|s| s.as_str()));
+    args.push(&path);
+    let out = parket(&args);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const FILES: &[&str] = &[
+    "uniform_encryption.parquet.encrypted",
+    "encrypt_columns_and_footer.parquet.encrypted",
+    "encrypt_columns_and_footer_aad.parquet.encrypted",
+    "encrypt_columns_and_footer_ctr.parquet.encrypted",
+    "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+    "encrypt_columns_plaintext_footer.parquet.encrypted",
+    "aes256/uniform_encryption.parquet.encrypted",
+    "aes256/encrypt_columns_and_footer.parquet.encrypted",
+    "aes256/encrypt_columns_and_footer_ctr.parquet.encrypted",
+    "aes256/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+    "aes256/encrypt_columns_plaintext_footer.parquet.encrypted",
+];
+
+#[test]
+fn reading_commands_take_keys() {
+    let (ok, want, err) = run(
+        "cat",
+        FILES[0],
+        &["--json".into(), key_args(FILES[0])[0].clone()],
+    );
+    assert!(ok, "{err}");
+    assert_eq!(want.lines().count(), 50);
+    assert!(
+        want.starts_with(
+            r#"{"boolean_field":true,"int32_field":"00:00:00.000","int64_field":[0,1000000000000]"#
+        ),
+        "{want}"
+    );
+    for name in FILES
+        .iter()
+        .chain(["encrypt_columns_and_footer_bloom_filter.parquet.encrypted"].iter())
+    {
+        let keys = key_args(name);
+        let mut json = vec!["--json".to_string()];
+        json.extend(keys.iter().cloned());
+        let (ok, rows, err) = run("cat", name, &json);
+        assert!(ok, "{name}: {err}");
+        if !name.contains("bloom") {
+            assert_eq!(rows, want, "{name}");
+        }
+        for cmd in ["schema", "meta", "pages", "check"] {
+            let (ok, out, err) = run(cmd, name, &keys);
+            assert!(ok, "{cmd} {name}: {err}{out}");
+        }
+        let (ok, out, _) = run("check", name, &keys);
+        assert!(ok && out.contains(" 0 bad"), "{name}: {out}");
+        // Without keys: the clean "encrypted" error (a plaintext footer's file still opens,
+        // its encrypted columns do not read).
+        let (ok, _, err) = run("cat", name, &[]);
+        assert!(!ok && err.contains("encrypted"), "{name}: {err}");
+    }
+    let ext = "external_key_material_java.parquet.encrypted";
+    let keys: Vec<String> = [
+        ("kf", "0123456789012345"),
+        ("kc1", "1234567890123450"),
+        ("kc2", "1234567890123451"),
+    ]
+    .iter()
+    .map(|(id, k)| format!("--key={id}={}", hex(k)))
+    .collect();
+    let (ok, rows, err) = run("cat", ext, &keys);
+    assert!(ok, "{err}");
+    // Without --json, four lines a record: a heading, the two fields, a blank line.
+    assert_eq!(rows.lines().count(), 100 * 4, "{rows}");
+}
+
+#[test]
+fn wrong_keys_are_errors_that_never_show_the_key() {
+    let name = "encrypt_columns_and_footer.parquet.encrypted";
+    let wrong = hex("9999999999999999");
+    let (ok, out, err) = run("cat", name, &[format!("--footer-key={wrong}")]);
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(err.contains("cannot decrypt the footer"), "{err}");
+    assert!(!err.contains(&wrong) && !err.contains("9999"), "{err}");
+    let mut keys = key_args(name);
+    keys[2] = format!("--column-key=float_field={wrong}");
+    let (ok, _, err) = run("cat", name, &keys);
+    assert!(
+        !ok && err.contains("column metadata") && err.contains("float_field"),
+        "{err}"
+    );
+    assert!(!err.contains(&wrong), "{err}");
+    let (ok, _, err) = run("cat", name, &["--footer-key=0123".into()]);
+    assert!(
+        !ok && err.contains("32, 48 or 64 hexadecimal digits"),
+        "{err}"
+    );
+    let (ok, _, err) = run(
+        "cat",
+        "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+        &key_args(name),
+    );
+    assert!(!ok && err.contains("--aad-prefix"), "{err}");
+}
