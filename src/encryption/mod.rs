@@ -9,7 +9,8 @@
 //! - [`key`]: keys, and where a reader finds them ([`DecryptionProperties`]);
 //! - [`cipher`]: AES-GCM and AES-CTR over one module (Encryption.md 4.2, 5.1).
 //!
-//! The reader ([`crate::read::FileReader::with_decryption`]) applies them to the footer and
+//! The reader ([`FileReader::from_bytes_with_decryption`](crate::read::FileReader::from_bytes_with_decryption),
+//! `new_with_decryption`) applies them to the footer and
 //! the column chunks. Reading an encrypted file:
 //!
 //! ```
