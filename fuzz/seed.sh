@@ -46,6 +46,19 @@ mkdir -p "$out"
 for f in "$data"/data/*.parquet "$data"/data/*/*.parquet "$data"/data/*.encrypted "$data"/data/*/*.encrypted "$data"/bad_data/*.parquet; do
     [ -f "$f" ] && cp "$f" "$out/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
+# decrypt: every encrypted corpus file behind the byte that picks its keys (0: 128-bit keys,
+# 1: the same with the AAD prefix "tester", 2: the 256-bit keys of data/aes256/).
+out=$here/corpus/decrypt
+mkdir -p "$out"
+for f in "$data"/data/*.encrypted "$data"/data/*/*.encrypted; do
+    [ -f "$f" ] || continue
+    case "$f" in
+        */aes256/*) k='\002' ;;
+        *disable_aad_storage*) k='\001' ;;
+        *) k='\000' ;;
+    esac
+    { printf "$k"; cat "$f"; } > "$out/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
 # roundtrip: the bytes only steer `arbitrary`; a few random inputs start it.
 out=$here/corpus/roundtrip
 mkdir -p "$out"

@@ -126,6 +126,67 @@ pub fn fuzz_file(data: &[u8]) {
     let slice = FileReader::from_bytes_with_limits(data, limits()).map(|f| f.with_limits(limits()));
     let stream = FileReader::new_with_limits(OneByte { data, pos: 0 }, limits())
         .map(|f| f.with_limits(limits()));
+    read_both(slice, stream);
+}
+
+/// The keys of parquet-testing's encrypted files (INDEX.md): `choice` 0, the 128-bit footer
+/// and column keys; 1, the same with the AAD prefix "tester"; 2, the 256-bit keys by key id.
+#[cfg(feature = "encryption")]
+fn corpus_keys(choice: u8) -> crate::encryption::DecryptionProperties {
+    use crate::encryption::{DecryptionProperties, Key};
+    let key = |k: &[u8]| Key::new(k).ok();
+    let mut p = DecryptionProperties::new();
+    if choice % 3 == 2 {
+        if let Some(k) = key(b"01234567890123456789012345678901") {
+            p = p.footer_key(k);
+        }
+        for i in 1..=8u8 {
+            let mut k = b"123456789012345678901234567890".to_vec();
+            k.extend_from_slice(&[b'1', b'1' + i]);
+            if let Some(k) = key(&k) {
+                p = p.key_by_id([b'k', b'c', b'0' + i], k);
+            }
+        }
+        return p;
+    }
+    for (path, k) in [
+        (None, b"0123456789012345"),
+        (Some("double_field"), b"1234567890123450"),
+        (Some("float_field"), b"1234567890123451"),
+    ] {
+        if let Some(k) = key(k) {
+            p = match path {
+                None => p.footer_key(k),
+                Some(path) => p.column_key(path, k),
+            };
+        }
+    }
+    if choice % 3 == 1 {
+        p = p.aad_prefix(b"tester");
+    }
+    p
+}
+
+/// Fuzzing harness for encrypted files: the first byte picks the keys (see `corpus_keys`), the
+/// rest is the file, opened with them from a slice and through a one-byte-per-read source and
+/// read as [`fuzz_file`] reads. Panics only if the library panics or the two paths disagree.
+#[cfg(feature = "encryption")]
+#[doc(hidden)]
+pub fn fuzz_decrypt(data: &[u8]) {
+    let Some((&choice, file)) = data.split_first() else {
+        return;
+    };
+    let slice = FileReader::from_bytes_with_decryption(file, corpus_keys(choice))
+        .map(|f| f.with_limits(limits()));
+    let stream =
+        FileReader::new_with_decryption(OneByte { data: file, pos: 0 }, corpus_keys(choice))
+            .map(|f| f.with_limits(limits()));
+    read_both(slice, stream);
+}
+
+/// Reads every chunk and the records of `slice` and `stream` (the same file opened two ways)
+/// and panics if they disagree.
+fn read_both(slice: Result<FileReader<'_>>, stream: Result<FileReader<'_>>) {
     agree(&|| String::from("open"), &slice, &stream, |x, y| {
         // Debug text, not ==: statistics may hold NaN.
         format!("{:?}", x.metadata()) == format!("{:?}", y.metadata()) && x.schema() == y.schema()
