@@ -185,28 +185,22 @@ pub fn metadata_from_tail(tail: &[u8], file_len: u64, limits: &Limits) -> Result
 }
 
 /// The footer bytes of a whole file held in memory (the FileMetaData, or for an encrypted
-/// footer the FileCryptoMetaData and the encrypted FileMetaData), their file offset, and
-/// whether the footer is encrypted. Checks as [`metadata_from_bytes`] does, but accepts `PARE`.
+/// footer the FileCryptoMetaData and the encrypted FileMetaData): their file offset (they end
+/// at the 8-byte tail), and whether the footer is encrypted. Checks as [`metadata_from_bytes`]
+/// does, but accepts `PARE`.
 #[cfg(feature = "encryption")]
 pub(crate) fn footer_bytes(file: &[u8], limits: &Limits) -> Result<(u64, bool)> {
-    if file.len() < MAGIC.len() + TAIL_LEN {
-        return Err(Error::truncated(
-            "Parquet file (magic, footer length, magic)",
-            (MAGIC.len() + TAIL_LEN) as u64,
-            file.len() as u64,
-        )
-        .at_offset(0));
-    }
-    let tail_offset = file.len() - TAIL_LEN;
-    let mut tail = [0u8; 8];
-    tail.copy_from_slice(&file[tail_offset..]);
-    let (footer_len, encrypted) = parse_tail_any(tail, tail_offset as u64)?;
-    check_head_is(&file[..4], if encrypted { MAGIC_ENCRYPTED } else { MAGIC })?;
-    let start = footer_start(footer_len, file.len() as u64, limits)?;
-    Ok((start, encrypted))
+    let file_len = file.len() as u64;
+    let (Some(head), Some(tail)) = (file.get(..4), file.len().checked_sub(TAIL_LEN)) else {
+        return Err(short_file(file_len));
+    };
+    let mut t = [0u8; TAIL_LEN];
+    t.copy_from_slice(file.get(tail..).unwrap_or(&[0; TAIL_LEN]));
+    locate_any(t, head, file_len, limits)
 }
 
-/// [`footer_bytes`] through the reader's random access: the footer bytes and their offset.
+/// [`footer_bytes`] through the reader's random access: the footer bytes, their file offset,
+/// and whether the footer is encrypted.
 #[cfg(all(feature = "encryption", feature = "std"))]
 pub(crate) fn read_footer_bytes_at(
     r: &dyn super::ReadAt,
@@ -214,35 +208,46 @@ pub(crate) fn read_footer_bytes_at(
 ) -> Result<(Vec<u8>, u64, bool)> {
     let file_len = r.len()?;
     if file_len < (MAGIC.len() + TAIL_LEN) as u64 {
-        return Err(Error::truncated(
-            "Parquet file (magic, footer length, magic)",
-            (MAGIC.len() + TAIL_LEN) as u64,
-            file_len,
-        )
-        .at_offset(0));
+        return Err(short_file(file_len));
     }
     let tail_offset = file_len - TAIL_LEN as u64;
     let mut tail = [0u8; TAIL_LEN];
     r.read_at(tail_offset, &mut tail)?;
-    let (footer_len, encrypted) = parse_tail_any(tail, tail_offset)?;
-    let start = footer_start(footer_len, file_len, limits)?;
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
-    check_head_is(&head, if encrypted { MAGIC_ENCRYPTED } else { MAGIC })?;
-    let mut footer = alloc::vec![0u8; footer_len as usize];
+    let (start, encrypted) = locate_any(tail, &head, file_len, limits)?;
+    let mut footer = Vec::new();
+    footer.resize((tail_offset - start) as usize, 0u8);
     r.read_at(start, &mut footer)?;
     Ok((footer, start, encrypted))
 }
 
+/// The checks of [`footer_bytes`] on the 8-byte tail and the 4-byte head of a file of
+/// `file_len` bytes (at least 12): the footer's file offset, and whether it is encrypted.
 #[cfg(feature = "encryption")]
-fn check_head_is(head: &[u8], magic: [u8; 4]) -> Result<()> {
-    if head != magic {
+fn locate_any(tail: [u8; 8], head: &[u8], file_len: u64, limits: &Limits) -> Result<(u64, bool)> {
+    if file_len < (MAGIC.len() + TAIL_LEN) as u64 {
+        return Err(short_file(file_len));
+    }
+    let (footer_len, encrypted) = parse_tail_any(tail, file_len - TAIL_LEN as u64)?;
+    if head != if encrypted { MAGIC_ENCRYPTED } else { MAGIC } {
         return Err(Error::out_of_spec(
             "the file's head magic differs from its tail's (PAR1 / PARE)",
         )
         .at_offset(0));
     }
-    Ok(())
+    Ok((footer_start(footer_len, file_len, limits)?, encrypted))
+}
+
+/// A file too short for the two magics and the footer length.
+#[cfg(feature = "encryption")]
+fn short_file(file_len: u64) -> Error {
+    Error::truncated(
+        "Parquet file (magic, footer length, magic)",
+        (MAGIC.len() + TAIL_LEN) as u64,
+        file_len,
+    )
+    .at_offset(0)
 }
 
 fn check_head(head: &[u8]) -> Result<()> {
