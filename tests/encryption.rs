@@ -407,3 +407,224 @@ fn decrypt_fuzz_harness_smoke() {
         }
     }
 }
+
+/// Opens encrypt_columns_and_footer_bloom_filter (2000 rows, row i = (i + 0.5, i + 0.25, i,
+/// "name_i"); double_field and float_field encrypted with their column keys, each with an
+/// encrypted column index, offset index and Bloom filter; int32_field and name in plaintext
+/// with plaintext indexes) from a slice and through `Read + Seek`.
+fn bloom_filter_file(bytes: &[u8], keys: fn() -> DecryptionProperties) -> [FileReader<'_>; 2] {
+    [
+        FileReader::from_bytes_with_decryption(bytes, keys()).unwrap(),
+        FileReader::new_with_decryption(std::io::Cursor::new(bytes), keys()).unwrap(),
+    ]
+}
+
+fn bloom_row(i: usize) -> Value {
+    Value::Group(vec![
+        Value::Double(i as f64 + 0.5),
+        Value::Float(i as f32 + 0.25),
+        Value::Int32(i as i32),
+        Value::Bytes(format!("name_{i}").into_bytes()),
+    ])
+}
+
+/// The page indexes and Bloom filters of encrypted chunks (module types 6 to 9) decrypt where
+/// the reader reads them: `column_index`, `offset_index`, `bloom_filter`; and the scan uses
+/// them: a predicate prunes pages through the decrypted column and offset indexes (reading
+/// only the pages that hold the matching rows) and row groups through the decrypted Bloom
+/// filters, with exactly the matching rows.
+#[test]
+fn scan_with_predicate_and_page_index() {
+    use parket::predicate::Predicate;
+    let bytes = corpus_file("encrypt_columns_and_footer_bloom_filter.parquet.encrypted");
+    for file in bloom_filter_file(&bytes, keys_128) {
+        let schema = file.schema().clone();
+        // The indexes of an encrypted column (0) and of a plaintext one (2) decode.
+        for c in [0, 2] {
+            let oi = file.offset_index(0, c).unwrap().expect("an offset index");
+            let ci = file.column_index(0, c).unwrap().expect("a column index");
+            assert_eq!(oi.page_locations.len(), ci.null_pages.len(), "column {c}");
+            assert_eq!(oi.page_locations[0].first_row_index, 0, "column {c}");
+        }
+        let pages = file.offset_index(0, 0).unwrap().unwrap().page_locations;
+        assert!(pages.len() > 1, "double_field has {} pages", pages.len());
+        // The Bloom filters: the encrypted columns' hold their values.
+        let filter = file.bloom_filter(0, 0).unwrap().expect("a Bloom filter");
+        let hash = |x: f64| parket::bloom::xxhash64(&x.to_le_bytes());
+        assert!((0..2000).all(|i| filter.check_hash(hash(i as f64 + 0.5))));
+        assert!(file.bloom_filter(0, 2).unwrap().is_none());
+
+        // Page pruning through the decrypted indexes: the last rows are in the last page.
+        let last_page_row = pages.last().unwrap().first_row_index as usize;
+        let text = format!("double_field >= {}", 1999.5 - 5.0);
+        let p = Predicate::parse(&text, &schema).unwrap();
+        let explain = file.scan().predicate(p.clone()).explain().unwrap();
+        assert_eq!(explain.indexed_chunks, 4, "{explain:?}");
+        let mut scan = file.scan().predicate(p.clone()).build().unwrap();
+        let mut got = Vec::new();
+        for b in scan.by_ref() {
+            got.extend(b.unwrap().rows);
+        }
+        assert_eq!(got, [1994..2000]);
+        let stats = scan.stats();
+        // One page per column, not all of them (each column's last page).
+        assert_eq!(stats.indexed_chunks, 4, "{stats:?}");
+        assert_eq!(stats.pages_read, 4, "{stats:?}");
+        let rows: Vec<Value> = file
+            .scan()
+            .predicate(p)
+            .build()
+            .unwrap()
+            .records()
+            .collect::<Result<_>>()
+            .unwrap();
+        assert_eq!(rows, (1994..2000).map(bloom_row).collect::<Vec<_>>());
+        assert!(last_page_row <= 1994);
+
+        // A predicate on an encrypted column with a projection to plaintext ones, offset and
+        // limit; the same rows without the page index.
+        let p = Predicate::parse("float_field < 10 AND int32_field >= 3", &schema).unwrap();
+        for page_index in [true, false] {
+            let rows: Vec<Value> = file
+                .scan()
+                .columns(&["name"])
+                .predicate(p.clone())
+                .use_page_index(page_index)
+                .offset(1)
+                .limit(3)
+                .build()
+                .unwrap()
+                .records()
+                .collect::<Result<_>>()
+                .unwrap();
+            let want: Vec<Value> = (4..7)
+                .map(|i| Value::Group(vec![Value::Bytes(format!("name_{i}").into_bytes())]))
+                .collect();
+            assert_eq!(rows, want, "page index {page_index}");
+        }
+
+        // Bloom filters rule the row group out: 3.0 is within the statistics and every page's
+        // bounds, but no value (they are all i + 0.5), so only the decrypted filter can tell.
+        for page_index in [true, false] {
+            let p = Predicate::parse("double_field = 3.0", &schema).unwrap();
+            let scan = file.scan().predicate(p).use_page_index(page_index);
+            assert!(scan.plan().unwrap().is_empty());
+            assert_eq!(scan.build().unwrap().records().count(), 0);
+        }
+        let p = Predicate::parse("double_field = 3.5", &schema).unwrap();
+        let rows: Vec<Value> = file
+            .scan()
+            .predicate(p)
+            .build()
+            .unwrap()
+            .records()
+            .collect::<Result<_>>()
+            .unwrap();
+        assert_eq!(rows, [bloom_row(3)]);
+    }
+}
+
+/// A column whose key the caller lacks fails only when the scan selects it (as an output
+/// column or through the predicate), naming the column; the other columns scan.
+#[test]
+fn scan_without_a_column_key() {
+    use parket::predicate::Predicate;
+    fn only_footer() -> DecryptionProperties {
+        DecryptionProperties::new().footer_key(Key::new(FOOTER_128).unwrap())
+    }
+    let bytes = corpus_file("encrypt_columns_and_footer_bloom_filter.parquet.encrypted");
+    for file in bloom_filter_file(&bytes, only_footer) {
+        let schema = file.schema().clone();
+        let rows: Vec<Value> = file
+            .scan()
+            .columns(&["int32_field", "name"])
+            .predicate(Predicate::parse("int32_field >= 1998", &schema).unwrap())
+            .build()
+            .unwrap()
+            .records()
+            .collect::<Result<_>>()
+            .unwrap();
+        assert_eq!(rows.len(), 2);
+        for (columns, predicate) in [
+            (&["double_field"][..], None),
+            (&["name", "float_field"][..], None),
+            (&["name"][..], Some("double_field > 1.0")),
+        ] {
+            let mut b = file.scan().columns(columns);
+            if let Some(p) = predicate {
+                b = b.predicate(Predicate::parse(p, &schema).unwrap());
+            }
+            let e = b
+                .build()
+                .and_then(|s| s.records().collect::<Result<Vec<_>>>())
+                .unwrap_err();
+            assert!(matches!(e.kind(), ErrorKind::Decryption { .. }), "{e}");
+            let column = e.location().column.clone().unwrap_or_default();
+            assert!(column.ends_with("_field"), "{e}");
+            assert!(e.to_string().contains("no key was given"), "{e}");
+        }
+        // The page index of a column without its key is an error, not plaintext.
+        assert!(file.offset_index(0, 0).is_err());
+        assert!(file.bloom_filter(0, 1).is_err());
+        assert!(file.offset_index(0, 3).unwrap().is_some());
+    }
+}
+
+/// `read_typed` on an encrypted file, whole and projected to fewer fields.
+#[cfg(feature = "derive")]
+#[test]
+fn read_typed_encrypted() {
+    #[derive(parket::Record, Debug, PartialEq)]
+    struct Row {
+        double_field: f64,
+        float_field: f32,
+        int32_field: Option<i32>,
+        name: Option<String>,
+    }
+    #[derive(parket::Record, Debug, PartialEq)]
+    struct Some2 {
+        name: Option<String>,
+        int32_field: Option<i64>,
+    }
+    let bytes = corpus_file("encrypt_columns_and_footer_bloom_filter.parquet.encrypted");
+    for file in bloom_filter_file(&bytes, keys_128) {
+        let rows: Vec<Row> = file.read_typed().unwrap().collect::<Result<_>>().unwrap();
+        assert_eq!(rows.len(), 2000);
+        assert_eq!(
+            rows[1234],
+            Row {
+                double_field: 1234.5,
+                float_field: 1234.25,
+                int32_field: Some(1234),
+                name: Some("name_1234".into()),
+            }
+        );
+        let some: Vec<Some2> = file.read_typed().unwrap().collect::<Result<_>>().unwrap();
+        assert_eq!(
+            some[7],
+            Some2 {
+                name: Some("name_7".into()),
+                int32_field: Some(7)
+            }
+        );
+    }
+    // The uniformly encrypted file (every column with the footer key, CTR-free GCM pages).
+    #[derive(parket::Record, Debug, PartialEq)]
+    struct Uniform {
+        boolean_field: bool,
+        float_field: f32,
+        double_field: f64,
+    }
+    let bytes = corpus_file("uniform_encryption.parquet.encrypted");
+    let file = FileReader::from_bytes_with_decryption(&bytes, keys_128()).unwrap();
+    let rows: Vec<Uniform> = file.read_typed().unwrap().collect::<Result<_>>().unwrap();
+    assert_eq!(rows.len(), 50);
+    assert_eq!(
+        rows[1],
+        Uniform {
+            boolean_field: false,
+            float_field: 1.1,
+            double_field: 1.1111111
+        }
+    );
+}
