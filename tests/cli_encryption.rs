@@ -164,3 +164,88 @@ fn wrong_keys_are_errors_that_never_show_the_key() {
     );
     assert!(!ok && err.contains("--aad-prefix"), "{err}");
 }
+
+/// The commands that reach past the pages read the encrypted structs too: `cat --where`
+/// (pruning by the decrypted indexes and Bloom filters), `pages` (the encrypted columns'
+/// decrypted pages), `dump --page`, `dump --column-index / --offset-index / --bloom-filter`
+/// (decrypted, annotated with offsets into the plaintext). The file: 2000 rows, row i =
+/// (i + 0.5, i + 0.25, i, "name_i"), three pages of double_field.
+#[test]
+fn where_pages_and_dump_decrypt() {
+    let name = "encrypt_columns_and_footer_bloom_filter.parquet.encrypted";
+    let keys = key_args(name);
+    let with = |extra: &[&str]| {
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.extend(keys.iter().cloned());
+        a
+    };
+    let (ok, out, err) = run(
+        "cat",
+        name,
+        &with(&[
+            "--json",
+            "--where",
+            "double_field = 3.5 OR float_field >= 1998",
+        ]),
+    );
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "{\"double_field\":3.5,\"float_field\":3.25,\"int32_field\":3,\"name\":\"name_3\"}\n\
+         {\"double_field\":1998.5,\"float_field\":1998.25,\"int32_field\":1998,\"name\":\"name_1998\"}\n\
+         {\"double_field\":1999.5,\"float_field\":1999.25,\"int32_field\":1999,\"name\":\"name_1999\"}\n"
+    );
+    // The explain: every chunk read through its (decrypted) offset index, one page each.
+    let (ok, out, err) = run(
+        "cat",
+        name,
+        &with(&["--explain", "--where", "double_field > 1990"]),
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("column chunks: 4 (4 through the offset index)"),
+        "{out}"
+    );
+    assert!(out.contains("pages of indexed chunks: 4 of 11"), "{out}");
+
+    let (ok, out, err) = run("pages", name, &keys);
+    assert!(ok, "{err}");
+    let doubles: Vec<&str> = out.lines().filter(|l| l.contains("double_field")).collect();
+    assert_eq!(doubles.len(), 3, "{out}");
+    assert!(doubles[2].ends_with("1910.5 .. 1999.5"), "{out}");
+
+    let (ok, out, err) = run("dump", name, &with(&["--page", "0:double_field:1"]));
+    assert!(ok, "{err}");
+    assert!(out.contains("num_values: i32 = 968"), "{out}");
+    assert!(out.contains("value 0: 942.5 (DOUBLE"), "{out}");
+
+    let (ok, out, err) = run("dump", name, &with(&["--offset-index", "0:double_field"]));
+    assert!(ok, "{err}");
+    assert!(out.contains("decrypted with the column's key"), "{out}");
+    assert!(out.contains("3 data pages"), "{out}");
+    let (ok, out, err) = run("dump", name, &with(&["--column-index", "0:float_field"]));
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("boundary_order: BoundaryOrder = ASCENDING"),
+        "{out}"
+    );
+    for (probe, verdict) in [("3.25", "may be in this chunk"), ("3.5", "certainly not")] {
+        let (ok, out, err) = run(
+            "dump",
+            name,
+            &with(&["--bloom-filter", "0:float_field", "--probe", probe]),
+        );
+        assert!(ok, "{err}");
+        assert!(out.contains("num_bytes: i32 = 2048"), "{out}");
+        assert!(out.contains(verdict), "{probe}: {out}");
+    }
+    // A plaintext column's index of the same file, as stored.
+    let (ok, out, err) = run("dump", name, &with(&["--offset-index", "0:int32_field"]));
+    assert!(ok && !out.contains("decrypted"), "{err}{out}");
+    // Without the column's key, its structs are an error, not bytes shown as plaintext.
+    let footer_only = [keys[0].clone()];
+    let mut a = vec!["--offset-index".to_string(), "0:double_field".to_string()];
+    a.extend(footer_only.iter().cloned());
+    let (ok, _, err) = run("dump", name, &a);
+    assert!(!ok, "{err}");
+}

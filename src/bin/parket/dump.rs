@@ -1024,12 +1024,24 @@ pub fn dump_text(
 ) -> Result<String, String> {
     let (raw, rg, j, codec, rep) = find(file, at, page)?;
     let desc = &file.schema().columns()[j];
-    // The header's bytes, as stored.
-    let mut f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut header = vec![0; raw.header_len];
-    f.seek(SeekFrom::Start(raw.offset))
-        .and_then(|_| f.read_exact(&mut header))
-        .map_err(|e| format!("{path}: {e}"))?;
+    // An encrypted page (read with its key): the header and body as decrypted.
+    let encrypted = file.is_encrypted()
+        && file.metadata().row_groups[rg].columns[j]
+            .crypto_metadata
+            .is_some();
+    let header = if encrypted {
+        let mut h = Vec::new();
+        raw.header.encode(&mut h);
+        h
+    } else {
+        // The header's bytes, as stored.
+        let mut f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let mut header = vec![0; raw.header_len];
+        f.seek(SeekFrom::Start(raw.offset))
+            .and_then(|_| f.read_exact(&mut header))
+            .map_err(|e| format!("{path}: {e}"))?;
+        header
+    };
     let mut d = Dump { out: String::new() };
     d.note(&format!(
         "page {} of row group {rg}, column {} ({}, max_def_level {}, max_rep_level {}), codec {codec}",
@@ -1050,6 +1062,16 @@ pub fn dump_text(
     if let Some(e) = &rep.error {
         d.note(&format!("the page does not decode: {e}"));
     }
+    if encrypted {
+        d.note(&format!(
+            "encrypted: the header is a {}-byte module, the body a {}-byte one (4-byte length, \
+             12-byte nonce, ciphertext, 16-byte tag); shown decrypted, offsets +N into the \
+             plaintext; the header as the reader applies it: compressed_page_size is the \
+             decrypted body's, the CRC (over the stored bytes) checked and left out",
+            raw.header_len,
+            raw.body.len() + 28
+        ));
+    }
     d.note("");
     d.note(&format!(
         "{:>10}  {:<w$}  PageHeader (Thrift compact): field id, name: type = value",
@@ -1057,10 +1079,15 @@ pub fn dump_text(
         "bytes",
         w = HEX_WIDTH * 3 + 5
     ));
-    thrift_lines(&mut d, Base::File(raw.offset), &header)?;
+    let (header_base, body_base) = if encrypted {
+        (Base::Decompressed(0), Base::Decompressed(0))
+    } else {
+        let body_at = raw.offset + raw.header_len as u64;
+        (Base::File(raw.offset), Base::File(body_at))
+    };
+    thrift_lines(&mut d, header_base, &header)?;
     d.note("");
-    let body_at = raw.offset + raw.header_len as u64;
-    body_lines(&mut d, Base::File(body_at), &raw, desc, codec, &rep, show);
+    body_lines(&mut d, body_base, &raw, desc, codec, &rep, show);
     Ok(d.out)
 }
 

@@ -15,15 +15,23 @@
 //!
 //! Every offset and length comes from the file: each is checked against the file's size
 //! before anything is read or allocated.
+//!
+//! In an encrypted column chunk (read with its key: `--footer-key`, `--column-key`, `--key`),
+//! each of these structs is a module (Encryption.md 5.1: 4-byte length, 12-byte nonce,
+//! ciphertext, 16-byte tag; module types 6 to 9): it is decrypted, and the plaintext is
+//! annotated with offsets into it (`+N`); a bitset's words are shown at the file offsets of
+//! their ciphertext bytes (GCM keeps byte positions).
 
 use std::io::{Read, Seek, SeekFrom};
 
 use parket::bloom::split_block::{BLOCK_BYTES, MAX_BYTES, SALT};
 use parket::bloom::{hash_value, Sbbf};
+use parket::encryption::ModuleType;
 use parket::format::{
     BloomFilterHeader, ColumnIndex, ColumnMetaData, FileCryptoMetaData, FileMetaData, LogicalType,
     OffsetIndex, PhysicalType, Statistics,
 };
+use parket::read::FileReader;
 use parket::record::logical;
 use parket::schema::{ColumnDescriptor, Schema};
 use parket::thrift::StructDef;
@@ -224,10 +232,11 @@ fn chunk_title(c: &Chunk<'_>) -> String {
 /// "offset index", at `range` = the ColumnChunk's offset and length fields).
 fn index_struct(
     path: &str,
+    file: &FileReader<'_>,
     c: &Chunk<'_>,
     what: &str,
     range: (Option<i64>, Option<i32>),
-    idl: &str,
+    (idl, module): (&str, ModuleType),
     fields: &'static [parket::thrift::FieldDef],
 ) -> Result<(Dump, Vec<u8>), String> {
     let field = what.replace(' ', "_");
@@ -247,25 +256,61 @@ fn index_struct(
         "{what} of {}: {len} bytes at offset {at}",
         chunk_title(c)
     ));
+    let (base, bytes) = match decrypt(path, file, c, module, &bytes)? {
+        None => (Base::File(at), bytes),
+        Some(plain) => {
+            d.note(&encrypted_note(plain.len()));
+            (Base::Decompressed(0), plain)
+        }
+    };
     d.note("");
     table_head(&mut d, idl);
-    thrift_struct_lines(&mut d, Base::File(at), &bytes, fields, false)
+    thrift_struct_lines(&mut d, base, &bytes, fields, false)
         .map_err(|e| format!("{path}: {idl}: {e}"))?;
     Ok((d, bytes))
 }
 
+/// The plaintext of the module at the front of `bytes` when the chunk `c` is encrypted
+/// (`None` for a plaintext chunk).
+fn decrypt(
+    path: &str,
+    file: &FileReader<'_>,
+    c: &Chunk<'_>,
+    module: ModuleType,
+    bytes: &[u8],
+) -> Result<Option<Vec<u8>>, String> {
+    file.decrypt_chunk_module(c.rg, c.leaf, module, bytes)
+        .map_err(|e| crate::file_error(path, e))
+}
+
+fn encrypted_note(plain: usize) -> String {
+    format!(
+        "encrypted (a module: 4-byte length, 12-byte nonce, ciphertext, 16-byte tag), \
+         decrypted with the column's key: {plain} bytes, offsets +N into them"
+    )
+}
+
+/// The 4-byte length of the encrypted module at file offset `at` and the module's bytes.
+fn read_module(path: &str, at: u64, what: &str) -> Result<Vec<u8>, String> {
+    let len = read_range(path, at, 4, what)?;
+    let n = u32::from_le_bytes(len.try_into().unwrap_or([0; 4]));
+    read_range(path, at, 4 + u64::from(n), what)
+}
+
 /// `dump --column-index RG:COL`.
 pub fn column_index(path: &str, spec: &str) -> Result<String, String> {
-    let (md, schema) = crate::meta::open(path)?;
-    let c = chunk(spec, "--column-index", &md, &schema)?;
+    let file = crate::cat::open(path)?;
+    let (md, schema) = (file.metadata(), file.schema());
+    let c = chunk(spec, "--column-index", md, schema)?;
     let cc = &md.row_groups[c.rg].columns[c.leaf];
     let range = (cc.column_index_offset, cc.column_index_length);
     let (mut d, bytes) = index_struct(
         path,
+        &file,
         &c,
         "column index",
         range,
-        "ColumnIndex",
+        ("ColumnIndex", ModuleType::ColumnIndex),
         ColumnIndex::FIELDS,
     )?;
     let (ci, _) = ColumnIndex::decode(&bytes).map_err(|e| format!("{path}: ColumnIndex: {e}"))?;
@@ -292,7 +337,7 @@ pub fn column_index(path: &str, spec: &str) -> Result<String, String> {
                 max_value: ci.max_values.get(i).cloned(),
                 ..Default::default()
             };
-            min_max_json(&schema, c.leaf, orders, &st)
+            min_max_json(schema, c.leaf, orders, &st)
         };
         d.note(&format!(
             "  {i:>4}  {:<9}  {null_count:<10}  {}  {}",
@@ -306,16 +351,18 @@ pub fn column_index(path: &str, spec: &str) -> Result<String, String> {
 
 /// `dump --offset-index RG:COL`.
 pub fn offset_index(path: &str, spec: &str) -> Result<String, String> {
-    let (md, schema) = crate::meta::open(path)?;
-    let c = chunk(spec, "--offset-index", &md, &schema)?;
+    let file = crate::cat::open(path)?;
+    let (md, schema) = (file.metadata(), file.schema());
+    let c = chunk(spec, "--offset-index", md, schema)?;
     let cc = &md.row_groups[c.rg].columns[c.leaf];
     let range = (cc.offset_index_offset, cc.offset_index_length);
     let (mut d, bytes) = index_struct(
         path,
+        &file,
         &c,
         "offset index",
         range,
-        "OffsetIndex",
+        ("OffsetIndex", ModuleType::OffsetIndex),
         OffsetIndex::FIELDS,
     )?;
     let (oi, _) = OffsetIndex::decode(&bytes).map_err(|e| format!("{path}: OffsetIndex: {e}"))?;
@@ -347,8 +394,9 @@ pub fn offset_index(path: &str, spec: &str) -> Result<String, String> {
 
 /// `dump --bloom-filter RG:COL [--probe VALUE]`.
 pub fn bloom_filter(path: &str, spec: &str, probe: Option<&str>) -> Result<String, String> {
-    let (md, schema) = crate::meta::open(path)?;
-    let c = chunk(spec, "--bloom-filter", &md, &schema)?;
+    let file = crate::cat::open(path)?;
+    let (md, schema) = (file.metadata(), file.schema());
+    let c = chunk(spec, "--bloom-filter", md, schema)?;
     let Some(at) = c.meta.bloom_filter_offset else {
         return Err(format!(
             "{}: no Bloom filter (ColumnMetaData.bloom_filter_offset is not set)",
@@ -359,9 +407,20 @@ pub fn bloom_filter(path: &str, spec: &str, probe: Option<&str>) -> Result<Strin
     let size = std::fs::metadata(path)
         .map_err(|e| format!("{path}: {e}"))?
         .len();
-    // The header is a few bytes; read at most 256 (or what the file has) to decode it.
+    // The header is a few bytes; read at most 256 (or what the file has) to decode it. An
+    // encrypted one is a module, read as its length says.
     let head_len = 256.min(size.saturating_sub(at));
-    let head = read_range(path, at, head_len, "Bloom filter header")?;
+    let encrypted = file.is_encrypted()
+        && md.row_groups[c.rg].columns[c.leaf]
+            .crypto_metadata
+            .is_some();
+    let (head, head_base) = if encrypted {
+        let module = read_module(path, at, "Bloom filter header")?;
+        let plain = decrypt(path, &file, &c, ModuleType::BloomFilterHeader, &module)?;
+        (plain.unwrap_or_default(), Some(module.len()))
+    } else {
+        (read_range(path, at, head_len, "Bloom filter header")?, None)
+    };
     let (h, used) =
         BloomFilterHeader::decode(&head).map_err(|e| format!("{path}: BloomFilterHeader: {e}"))?;
     let mut d = Dump { out: String::new() };
@@ -373,11 +432,18 @@ pub fn bloom_filter(path: &str, spec: &str, probe: Option<&str>) -> Result<Strin
             .map(|l| format!(", {l} bytes with the bitset (bloom_filter_length)"))
             .unwrap_or_else(|| ", bloom_filter_length not set".into())
     ));
+    if head_base.is_some() {
+        d.note(&encrypted_note(head.len()));
+    }
     d.note("");
     table_head(&mut d, "BloomFilterHeader");
     thrift_struct_lines(
         &mut d,
-        Base::File(at),
+        if head_base.is_some() {
+            Base::Decompressed(0)
+        } else {
+            Base::File(at)
+        },
         &head[..used],
         BloomFilterHeader::FIELDS,
         false,
@@ -392,8 +458,32 @@ pub fn bloom_filter(path: &str, spec: &str, probe: Option<&str>) -> Result<Strin
                 h.num_bytes
             )
         })?;
-    let bits_at = at + used as u64;
-    let bitset = read_range(path, bits_at, num_bytes as u64, "Bloom filter bitset")?;
+    let (bits_at, bitset) = match head_base {
+        None => {
+            let bits_at = at + used as u64;
+            let bitset = read_range(path, bits_at, num_bytes as u64, "Bloom filter bitset")?;
+            (bits_at, bitset)
+        }
+        Some(module_len) => {
+            // The bitset module follows the header module; its plaintext byte i is the
+            // ciphertext byte at the module's offset + 16 + i.
+            let module_at = at + module_len as u64;
+            let module = read_module(path, module_at, "Bloom filter bitset")?;
+            let plain = decrypt(path, &file, &c, ModuleType::BloomFilterBitset, &module)?;
+            let plain = plain.unwrap_or_default();
+            if plain.len() != num_bytes {
+                return Err(format!(
+                    "{path}: the decrypted bitset has {} bytes, the header says {num_bytes}",
+                    plain.len()
+                ));
+            }
+            d.note(&format!(
+                "bitset: an encrypted module of {} bytes at offset {module_at}, decrypted",
+                module.len()
+            ));
+            (module_at + 16, plain)
+        }
+    };
     let filter = Sbbf::from_bytes(&bitset).map_err(|e| format!("{path}: {e}"))?;
     let z = num_bytes / BLOCK_BYTES;
     let set: u32 = bitset.iter().map(|b| b.count_ones()).sum();

@@ -284,7 +284,9 @@ pub fn walk(
             let Some(meta) = chunk.and_then(|c| c.meta_data.as_ref()) else {
                 continue; // encrypted column metadata: nothing to show
             };
-            if chunk.is_some_and(|c| c.crypto_metadata.is_some()) {
+            // An encrypted chunk shows when the file was opened with keys (its pages then
+            // decrypted); without its key it is an error, as for any reader of it.
+            if chunk.is_some_and(|c| c.crypto_metadata.is_some()) && !file.is_encrypted() {
                 continue;
             }
             let mut decoder = PageDecoder::new(PageColumn::from(desc), meta.codec, *file.limits())
