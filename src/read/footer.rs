@@ -216,8 +216,7 @@ pub(crate) fn read_footer_bytes_at(
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
     let (start, encrypted) = locate_any(tail, &head, file_len, limits)?;
-    let mut footer = Vec::new();
-    footer.resize((tail_offset - start) as usize, 0u8);
+    let mut footer = alloc::vec![0u8; (tail_offset - start) as usize];
     r.read_at(start, &mut footer)?;
     Ok((footer, start, encrypted))
 }
