@@ -22,7 +22,12 @@
 //! read. Each page header (module type 5 for the dictionary page, 4 with the data page's
 //! ordinal for data pages) is a GCM module in place of the plain header, and each page body
 //! (`compressed_page_size` bytes) is a GCM module (`AES_GCM_V1`, types 3 and 2) or a CTR module
-//! (`AES_GCM_CTR_V1`).
+//! (`AES_GCM_CTR_V1`). The page walk ([`super::walk::PageWalk`]) decrypts the headers as it
+//! finds them and the bodies for the readers, so every way of reading pages (column chunks,
+//! records, scans through the offset index, typed rows, raw pages) decrypts the same way.
+//! Column and offset indexes (types 6 and 7) and Bloom filter headers and bitsets (8 and 9)
+//! are GCM modules too, decrypted where the reader reads them (`FileReader::column_index`,
+//! `offset_index`, `bloom_filter`).
 
 use alloc::vec::Vec;
 

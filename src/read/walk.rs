@@ -33,6 +33,15 @@
 //!
 //! Never panics, for any input; a `Need` is never larger than the file, and one for a page body
 //! is first checked against [`Limits::page_bytes`].
+//!
+//! An encrypted chunk (feature `encryption`, a reader opened with its key): each page header is
+//! a module (Encryption.md 5.1: 4-byte length, 12-byte nonce, ciphertext, 16-byte tag), asked
+//! for whole once its length is held, then decrypted and authenticated with its AAD (4.4):
+//! the dictionary page header's (module type 5) for the chunk's first page when it
+//! authenticates as one, else the data page header's (type 4) with the data page's ordinal,
+//! counted from 0 without the dictionary page (through the offset index: the location's
+//! ordinal). `header_len` is then the module's length, and `compressed_page_size` that of the
+//! body's module, which the readers decrypt as the walk says (types 3 and 2, GCM or CTR).
 
 use alloc::vec::Vec;
 use core::ops::Range;
@@ -67,7 +76,7 @@ pub struct WalkPage {
     pub offset: u64,
     /// The decoded header.
     pub header: PageHeader,
-    /// Bytes of the Thrift-encoded header.
+    /// Bytes of the Thrift-encoded header (of an encrypted header: of its module).
     pub header_len: usize,
     /// File bytes of the body (`compressed_page_size` of them), inside the file.
     pub body: Range<u64>,
