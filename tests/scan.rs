@@ -441,22 +441,14 @@ fn predicates_give_exactly_the_matching_rows() {
     }
 }
 
-/// Without statistics or a page index, the dictionaries (every data page dictionary-encoded)
-/// and Bloom filters still rule out row groups; the rows are the same.
+/// Without statistics or a page index, Bloom filters still rule out row groups; the rows are
+/// the same. (Dictionaries: `dictionaries_prune_parket_written_chunks`.)
 #[test]
-fn dictionaries_and_bloom_filters_prune_row_groups() {
+fn bloom_filters_prune_row_groups() {
     use parket::predicate::Predicate;
     let (schema, records) = sample(2600);
     let bare = small_pages().statistics(false).page_index(false);
     for (name, options, text, pruned) in [
-        // (Dictionary pruning is not asserted: on parket-written files it does not prune yet.)
-        ("dictionary", bare.clone(), "s = 'value 1000'", false),
-        (
-            "dictionary",
-            bare.clone(),
-            "s IN ('value 3', 'nope')",
-            false,
-        ),
         (
             "bloom",
             bare.clone()
@@ -496,11 +488,149 @@ fn dictionaries_and_bloom_filters_prune_row_groups() {
         assert_eq!(got, unpruned, "{name} {text}");
         if pruned {
             assert_eq!((groups, got.len()), (0, 0), "{name} {text}");
-        } else if name == "bloom" {
+        } else {
             assert!(
                 groups >= 1 && !got.is_empty(),
                 "{name} {text}: {groups} row groups"
             );
         }
     }
+}
+
+/// Rows whose `s` is `g{group} v{k}`: 10 values repeated, so that the writer keeps its
+/// dictionary (a chunk whose first page is nearly all distinct values gets none: `sample`'s
+/// `value {k}` strings, 50 distinct in a page of 50, are written PLAIN, so no dictionary
+/// can prune them), and each value in one row group only.
+fn repeated(n: usize, group_rows: usize) -> (Schema, Vec<Value>) {
+    let schema = Schema::parse("message m { required int64 id; optional binary s (STRING); }")
+        .unwrap();
+    let records = (0..n)
+        .map(|i| {
+            let s = if i % 13 == 0 {
+                Value::Null
+            } else {
+                Value::Bytes(format!("g{} v{}", i / group_rows, i % 10).into_bytes())
+            };
+            Value::Group(vec![Value::Int64(i as i64), s])
+        })
+        .collect();
+    (schema, records)
+}
+
+/// Whether every data page of the chunk is dictionary-encoded, per `encoding_stats`.
+fn all_dictionary(file: &FileReader<'_>, rg: usize, c: usize) -> bool {
+    use parket::format::{Encoding, PageType};
+    let meta = file.metadata().row_groups[rg].columns[c]
+        .meta_data
+        .as_ref()
+        .unwrap();
+    let stats = meta.encoding_stats.as_ref().unwrap();
+    meta.dictionary_page_offset.is_some()
+        && stats.iter().all(|e| {
+            !matches!(e.page_type, PageType::DataPage | PageType::DataPageV2)
+                || e.encoding == Encoding::RleDictionary
+        })
+}
+
+/// Dictionary pruning on parket-written chunks (found never to prune: the test data was
+/// written PLAIN, see `repeated`). Without statistics, page index or Bloom filters, an
+/// equality on a value absent from every chunk's dictionary skips every row group, reading
+/// only the dictionary pages (a counting reader checks the bytes); a value present in one row
+/// group reads that one only; a chunk whose dictionary filled up (later pages PLAIN, per
+/// `encoding_stats`) is never pruned by it.
+#[test]
+fn dictionaries_prune_parket_written_chunks() {
+    use parket::predicate::Predicate;
+    let (schema, records) = repeated(3000, 1000);
+    for v2 in [false, true] {
+        let options = small_pages()
+            .statistics(false)
+            .page_index(false)
+            .page_version(if v2 { PageVersion::V2 } else { PageVersion::V1 });
+        let bytes = write(&schema, options, &records);
+        let read = Arc::new(AtomicU64::new(0));
+        let file = FileReader::new(Counting {
+            inner: std::io::Cursor::new(bytes.clone()),
+            read: read.clone(),
+        })
+        .unwrap();
+        assert_eq!(file.num_row_groups(), 3);
+        for rg in 0..3 {
+            assert!(all_dictionary(&file, rg, 1), "row group {rg} of s");
+        }
+        let scan = |text: &str| {
+            let p = Predicate::parse(text, &schema).unwrap();
+            let b = file.scan().predicate(p);
+            let e = b.explain().unwrap();
+            let rows: Vec<Value> = b
+                .build()
+                .unwrap()
+                .records()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            (e.row_groups, rows)
+        };
+        // Absent everywhere: no row group is read; the bytes read are the three dictionary
+        // pages (each walked from a header prefix capped by its chunk), not the data pages.
+        let before = read.load(Ordering::Relaxed);
+        let (groups, rows) = scan("s = 'g1 v11'");
+        assert_eq!((groups, rows.len()), (0, 0), "v2 {v2}");
+        let spent = read.load(Ordering::Relaxed) - before;
+        let mut dictionaries = 0;
+        let mut s_chunks = 0;
+        for rg in &file.metadata().row_groups {
+            let m = rg.columns[1].meta_data.as_ref().unwrap();
+            dictionaries += (m.data_page_offset - m.dictionary_page_offset.unwrap()) as u64;
+            s_chunks += m.total_compressed_size as u64;
+        }
+        // explain() and the scan each probe the dictionaries once.
+        assert!(
+            spent <= 2 * (dictionaries + 3 * 256) && spent < s_chunks,
+            "read {spent} bytes: dictionaries {dictionaries}, chunks of s {s_chunks}"
+        );
+        // Present in row group 1 only; IN with absent values; NOT over a dictionary.
+        let (groups, rows) = scan("s = 'g1 v3'");
+        assert_eq!((groups, rows.len()), (1, 92), "v2 {v2}");
+        let (groups, rows) = scan("s IN ('g2 v4', 'nope', 'g9 v1')");
+        assert_eq!((groups, rows.len()), (1, 92), "v2 {v2}");
+        // Every value is 'g0 ..' or above: NOT s >= 'g0' is false or null in every chunk.
+        let (groups, _) = scan("NOT s >= 'g0'");
+        assert_eq!(groups, 0, "v2 {v2}");
+        let (groups, rows) = scan("s = 'g1 v3' OR id = 5");
+        assert_eq!((groups, rows.len()), (3, 93), "v2 {v2}");
+    }
+    // A dictionary that fills up: later pages fall back to PLAIN, with values the dictionary
+    // page does not hold. The chunk must not be pruned by its dictionary.
+    let schema = Schema::parse("message m { required binary s (STRING); }").unwrap();
+    let records: Vec<Value> = (0..600)
+        .map(|i| {
+            let s = if i < 100 {
+                format!("v{}", i % 5)
+            } else {
+                format!("a long value that fills the dictionary {i}")
+            };
+            Value::Group(vec![Value::Bytes(s.into_bytes())])
+        })
+        .collect();
+    let options = small_pages()
+        .statistics(false)
+        .page_index(false)
+        .dictionary_page_size_limit(300);
+    let bytes = write(&schema, options, &records);
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let meta = file.metadata().row_groups[0].columns[0]
+        .meta_data
+        .as_ref()
+        .unwrap();
+    assert!(meta.dictionary_page_offset.is_some() && !all_dictionary(&file, 0, 0));
+    let p = Predicate::parse("s = 'a long value that fills the dictionary 555'", &schema).unwrap();
+    let rows: Vec<Value> = file
+        .scan()
+        .predicate(p)
+        .build()
+        .unwrap()
+        .records()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows, [records[555].clone()]);
 }
