@@ -502,8 +502,8 @@ fn bloom_filters_prune_row_groups() {
 /// `value {k}` strings, 50 distinct in a page of 50, are written PLAIN, so no dictionary
 /// can prune them), and each value in one row group only.
 fn repeated(n: usize, group_rows: usize) -> (Schema, Vec<Value>) {
-    let schema = Schema::parse("message m { required int64 id; optional binary s (STRING); }")
-        .unwrap();
+    let schema =
+        Schema::parse("message m { required int64 id; optional binary s (STRING); }").unwrap();
     let records = (0..n)
         .map(|i| {
             let s = if i % 13 == 0 {

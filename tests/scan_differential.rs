@@ -106,7 +106,9 @@ fn python(args: &[&str]) {
         .arg(&script)
         .args(args)
         .output()
-        .expect("run python3 (install the pinned pyarrow and duckdb: tests/interop/requirements.txt)");
+        .expect(
+            "run python3 (install the pinned pyarrow and duckdb: tests/interop/requirements.txt)",
+        );
     assert!(
         out.status.success(),
         "scan_diff.py failed: {}",
@@ -253,6 +255,21 @@ fn check_file(
     }
 }
 
+/// A case where pyarrow's read_table dropped NaN rows, as evidence.
+fn nan_evidence(seed: &serde_json::Value) -> Option<String> {
+    seed["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c.get("read_table_rows").is_some())
+        .map(|c| {
+            format!(
+                "seed {} ({}): {} -> read_table {}, in memory {}",
+                seed["seed"], seed["file"], c["where"], c["read_table_rows"], c["rows"]
+            )
+        })
+}
+
 #[test]
 fn scans_select_what_pyarrow_and_duckdb_select() {
     let spec = seeds();
@@ -286,21 +303,24 @@ fn scans_select_what_pyarrow_and_duckdb_select() {
         let options = format!("pyarrow {}", seed["options"]);
         check_file(seed, &options, &mut by_pyarrow, &mut failures);
         if nan_example.is_none() {
-            nan_example = seed["cases"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|c| c.get("read_table_rows").is_some())
-                .map(|c| {
-                    format!(
-                        "seed {}: {} -> read_table {}, in memory {}",
-                        seed["seed"], c["where"], c["read_table_rows"], c["rows"]
-                    )
-                });
+            nan_example = nan_evidence(seed);
         }
     }
-    for (seed, options) in parket_cases.as_array().unwrap().iter().zip(&parket_options_text) {
-        check_file(seed, &format!("parket {options}"), &mut by_parket, &mut failures);
+    for (seed, options) in parket_cases
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(&parket_options_text)
+    {
+        check_file(
+            seed,
+            &format!("parket {options}"),
+            &mut by_parket,
+            &mut failures,
+        );
+        if nan_example.is_none() {
+            nan_example = nan_evidence(seed);
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
     for (who, p) in [("pyarrow", &by_pyarrow), ("parket", &by_parket)] {

@@ -207,7 +207,7 @@ fn value_outcomes(kind: Kind, test: &Test, facts: &Facts) -> u8 {
 }
 
 /// The trusted bounds of `stats` for `slot`: none without `column_orders` except the
-/// deprecated signed `min` / `max` where they are valid.
+/// deprecated signed `min` / `max` where they are valid, and none when min is above max.
 fn bounds(
     slot: &Slot,
     stats: &Statistics,
@@ -230,7 +230,13 @@ fn bounds(
         decode(&legacy, slot.stat_kind, None)
     };
     let b = match (&d.min, &d.max) {
-        (Some(lo), Some(hi)) => Some((lo.clone(), hi.clone())),
+        // Bounds with min above max (a lying writer, or a hostile file) bound nothing: using
+        // them would rule out every value.
+        (Some(lo), Some(hi))
+            if super::bind::order(slot.kind, lo, hi) != Some(Ordering::Greater) =>
+        {
+            Some((lo.clone(), hi.clone()))
+        }
         _ => None,
     };
     (b, d)

@@ -239,6 +239,23 @@ fn dictionary_and_bloom() {
     assert!(!p("d = 'NaN'").bloom_may_match(probe));
 }
 
+/// Bounds with min above max (a hostile or broken writer) bound nothing: nothing is pruned
+/// by them, where trusting them would rule out every value.
+#[test]
+fn min_above_max_bounds_nothing() {
+    let s = "message m { optional int32 x; }";
+    let st = stats(
+        9i32.to_le_bytes().to_vec(),
+        5i32.to_le_bytes().to_vec(),
+        Some(0),
+    );
+    for text in ["x = 7", "x = 5", "x < 0", "x > 100", "NOT x != 3"] {
+        assert!(may(s, text, st.clone(), 10, true), "{text}");
+    }
+    // The null count still counts.
+    assert!(!may(s, "x IS NULL", st, 10, true));
+}
+
 fn index(mins: &[i32], maxs: &[i32], nulls: &[bool], counts: Option<Vec<i64>>) -> ColumnIndex {
     ColumnIndex {
         null_pages: nulls.to_vec(),
