@@ -9,7 +9,8 @@
 //! bit for bit), or an error on both. The records, streamed page by page, must also equal each
 //! row group read whole and assembled at once (or both fail in the same row group), and a
 //! scan of a selection of rows (through the offset indexes the file has: the index-driven
-//! walk) must agree on both paths and give exactly those rows of the whole read. The
+//! walk) must agree on both paths and give exactly those rows of the whole read; so must
+//! scans with predicates (every pruning stage, the column index among them). The
 //! harness panics only on a panic in the library or a disagreement; an error is a fine
 //! answer to hostile bytes.
 
@@ -252,6 +253,68 @@ fn read_both(slice: Result<FileReader<'_>>, stream: Result<FileReader<'_>>) {
     }
     let whole = streamed_equals_whole(&slice);
     scan_equals_whole(&slice, &stream, whole.as_deref());
+    predicate_scans(&slice, &stream);
+}
+
+/// Scans with predicates on the first flat leaf columns (`IS NULL`, comparisons with a literal
+/// of the column's type, `NOT`, `OR`): every pruning stage (statistics, dictionaries, Bloom
+/// filters, the column and offset indexes) and the row evaluation run on hostile metadata,
+/// from the slice and from the one-byte reader, which must agree. Where no chunk of the column
+/// has a column index, the page index only steers the walk: the scan through it and the scan
+/// without it give the same rows when both succeed.
+fn predicate_scans(slice: &FileReader<'_>, stream: &FileReader<'_>) {
+    use crate::format::PhysicalType;
+    let schema = slice.schema();
+    let flat = schema
+        .columns()
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.max_rep_level == 0);
+    for (c, col) in flat.take(3) {
+        let path = col.path.join(".");
+        let lit = match col.physical_type {
+            PhysicalType::Boolean => "TRUE",
+            PhysicalType::Int32 | PhysicalType::Int64 => "3",
+            PhysicalType::Float | PhysicalType::Double => "0.5",
+            PhysicalType::ByteArray | PhysicalType::FixedLenByteArray => "'a'",
+            PhysicalType::Int96 => continue,
+        };
+        let indexed = (0..slice.num_row_groups()).any(|rg| {
+            let chunk = slice
+                .metadata()
+                .row_groups
+                .get(rg)
+                .and_then(|g| g.columns.get(c));
+            chunk.is_some_and(|k| k.column_index_offset.is_some())
+        });
+        for text in [
+            format!("{path} IS NULL"),
+            format!("NOT {path} < {lit}"),
+            format!("{path} = {lit} OR {path} IS NULL"),
+        ] {
+            let Ok(p) = crate::predicate::Predicate::parse(&text, schema) else {
+                continue;
+            };
+            let run = |f: &FileReader<'_>, page_index: bool| -> Result<alloc::vec::Vec<Value>> {
+                let b = f.scan().predicate(p.clone()).use_page_index(page_index);
+                b.explain()?;
+                b.batch_size(7).build()?.records().collect()
+            };
+            let same = |x: &alloc::vec::Vec<Value>, y: &alloc::vec::Vec<Value>| {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| p.bit_eq(q))
+            };
+            let (a, b) = (run(slice, true), run(stream, true));
+            agree(&|| format!("scan where {text}"), &a, &b, same);
+            if !indexed {
+                if let (Ok(a), Ok(off)) = (&a, run(slice, false)) {
+                    assert!(
+                        same(a, &off),
+                        "scan where {text}: the offset index changes the rows"
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Scans of every third run of rows (through the offset indexes when the chunks have them),
