@@ -634,3 +634,93 @@ fn dictionaries_prune_parket_written_chunks() {
         .unwrap();
     assert_eq!(rows, [records[555].clone()]);
 }
+
+/// A point lookup (`id = X` on a file sorted by `id`, with statistics, page index and a Bloom
+/// filter on `id`) reads at most: the footer, the column index of `id` and the offset indexes
+/// of the row group holding X, the Bloom filter probed there, and the pages holding the answer
+/// (one data page per column, after its dictionary page if the chunk has one). A counting
+/// reader checks the bytes, against bounds computed from the metadata.
+#[test]
+fn a_point_lookup_reads_the_footer_indexes_bloom_filter_and_answer_pages() {
+    use parket::predicate::Predicate;
+    let schema = Schema::parse(
+        "message m { required int64 id; optional binary s (STRING); optional double x; }",
+    )
+    .unwrap();
+    let n = 100_000i64;
+    let records: Vec<Value> = (0..n)
+        .map(|i| {
+            Value::Group(vec![
+                Value::Int64(i),
+                Value::Bytes(format!("name {}", i % 1000).into_bytes()),
+                if i % 10 == 0 {
+                    Value::Null
+                } else {
+                    Value::Double(i as f64 * 0.5)
+                },
+            ])
+        })
+        .collect();
+    let options = WriteOptions::default()
+        .row_group_rows(25_000)
+        .max_rows_per_page(1000)
+        .column("id", |c| c.bloom_filter(Some(Default::default())));
+    let bytes = write(&schema, options, &records);
+    let read = Arc::new(AtomicU64::new(0));
+    let file = FileReader::new(Counting {
+        inner: std::io::Cursor::new(bytes.clone()),
+        read: read.clone(),
+    })
+    .unwrap();
+    let footer = read.load(Ordering::Relaxed);
+    let md = FileReader::from_bytes(&bytes).unwrap();
+    let rg = &md.metadata().row_groups[2];
+    for x in [50_000i64, 61_234, 74_999] {
+        let before = read.load(Ordering::Relaxed);
+        let p = Predicate::parse(&format!("id = {x}"), &schema).unwrap();
+        let got: Vec<Value> = file
+            .scan()
+            .predicate(p)
+            .build()
+            .unwrap()
+            .records()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(got, [records[x as usize].clone()]);
+        let spent = read.load(Ordering::Relaxed) - before;
+        // The bound: row group 2's indexes (the column index of id, every offset index), the
+        // Bloom filter of id (its header is read from a 64-byte prefix), and per column the
+        // page holding row x - 50_000 with the chunk's dictionary page.
+        let row = (x - 50_000) as u64;
+        let mut allowed = 0u64;
+        let id = &rg.columns[0];
+        allowed += id.column_index_length.unwrap() as u64;
+        let meta = id.meta_data.as_ref().unwrap();
+        allowed += meta.bloom_filter_length.unwrap() as u64 + 64;
+        for (c, chunk) in rg.columns.iter().enumerate() {
+            allowed += chunk.offset_index_length.unwrap() as u64;
+            let m = chunk.meta_data.as_ref().unwrap();
+            if let Some(d) = m.dictionary_page_offset {
+                allowed += (m.data_page_offset - d) as u64;
+            }
+            let oi = md.offset_index(2, c).unwrap().unwrap();
+            let page = oi
+                .page_locations
+                .iter()
+                .rev()
+                .find(|l| l.first_row_index as u64 <= row)
+                .unwrap();
+            allowed += page.compressed_page_size as u64;
+        }
+        assert!(
+            spent <= allowed,
+            "id = {x}: read {spent} bytes, allowed {allowed} (footer {footer}, file {})",
+            bytes.len()
+        );
+        assert!(
+            spent * 50 < bytes.len() as u64,
+            "{spent} of {}",
+            bytes.len()
+        );
+    }
+}

@@ -150,6 +150,12 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     /// The row groups to read and their selected rows (after offset and limit); row groups
     /// with no selected row are left out.
     pub fn plan(&self) -> Result<Vec<RowGroupPlan>> {
+        self.plan_keeping(&mut Vec::new())
+    }
+
+    /// [`ScanBuilder::plan`], keeping the offset indexes that the page index stage read (by
+    /// row group and column) so that the scan does not read them again.
+    fn plan_keeping(&self, kept_indexes: &mut Vec<KeptIndex>) -> Result<Vec<RowGroupPlan>> {
         let groups = &self.file.metadata().row_groups;
         let mut base = 0u64;
         // With a predicate, offset and limit count matching rows: applied as rows are read.
@@ -193,7 +199,7 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
                     continue;
                 }
                 if self.page_index {
-                    local = local.intersect(&self.page_ranges(p, i)?);
+                    local = local.intersect(&self.page_ranges(p, i, kept_indexes)?);
                 }
             }
             let mut kept = Vec::new();
@@ -307,7 +313,12 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
 
     /// The rows of row group `rg` whose pages the predicate's column indexes do not rule out
     /// (every row when a column has no usable index: unreadable indexes are not used).
-    fn page_ranges(&self, p: &Predicate, rg: usize) -> Result<RowRanges> {
+    fn page_ranges(
+        &self,
+        p: &Predicate,
+        rg: usize,
+        kept_indexes: &mut Vec<KeptIndex>,
+    ) -> Result<RowRanges> {
         let mut owned = Vec::with_capacity(p.columns().len());
         for &c in p.columns() {
             let ci = self.file.column_index(rg, c).ok().flatten();
@@ -323,7 +334,13 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             return Ok(RowRanges::empty());
         };
         let orders = self.file.metadata().column_orders.as_deref();
-        Ok(p.page_row_ranges(group, orders, &refs))
+        let ranges = p.page_row_ranges(group, orders, &refs);
+        for (&c, x) in p.columns().iter().zip(owned) {
+            if let Some((_, oi)) = x {
+                kept_indexes.push(((rg, c), oi));
+            }
+        }
+        Ok(ranges)
     }
 
     /// The projected schema and its leaf columns.
@@ -428,6 +445,17 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
 
     /// The walk of one chunk for `rows`, through its offset index when there is a usable one.
     fn walk(&self, row_group: usize, leaf: usize, rows: &RowRanges) -> Result<PageWalk> {
+        self.walk_with(row_group, leaf, rows, None)
+    }
+
+    /// [`ScanBuilder::walk`], with the chunk's offset index when it was read already.
+    fn walk_with(
+        &self,
+        row_group: usize,
+        leaf: usize,
+        rows: &RowRanges,
+        index: Option<OffsetIndex>,
+    ) -> Result<PageWalk> {
         let (_, range, _) = self.file.locate_chunk(row_group, leaf)?;
         let walk = PageWalk::from_range(range, self.file.file_len(), *self.file.limits());
         #[cfg(feature = "encryption")]
@@ -437,7 +465,10 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         }
         // An offset index that cannot be read or decoded is not used: the pages are walked
         // in order instead, which reads more and gives the same rows.
-        match self.file.offset_index(row_group, leaf) {
+        match index
+            .map(|i| Ok(Some(i)))
+            .unwrap_or_else(|| self.file.offset_index(row_group, leaf))
+        {
             Ok(Some(index)) => Ok(walk.with_offset_index(&index, rows)),
             _ => Ok(walk),
         }
@@ -447,7 +478,8 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     /// exist; errors reading pages come from the scan's iterator.
     pub fn build(self) -> Result<Scan<'f, 'a>> {
         let (schema, leaves) = self.projection()?;
-        let plan = self.plan()?;
+        let mut kept_indexes = Vec::new();
+        let plan = self.plan_keeping(&mut kept_indexes)?;
         let out_columns = leaves.len();
         let mut read = leaves;
         let mut slots = Vec::new();
@@ -480,12 +512,16 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             schema,
             leaves: read,
             plan: plan.into_iter(),
+            kept_indexes,
             open: None,
             failed: false,
             stats: ScanStats::default(),
         })
     }
 }
+
+/// An offset index read while planning: (row group, column) and the index.
+type KeptIndex = ((usize, usize), OffsetIndex);
 
 /// Sorts `ranges` and merges those that overlap or are less than `gap` bytes apart.
 pub fn coalesce(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
@@ -563,6 +599,8 @@ pub struct Scan<'f, 'a> {
     schema: Schema,
     leaves: Vec<usize>,
     plan: alloc::vec::IntoIter<RowGroupPlan>,
+    /// Offset indexes the plan read, used (and dropped) when their row group opens.
+    kept_indexes: Vec<KeptIndex>,
     open: Option<OpenGroup<'f>>,
     failed: bool,
     stats: ScanStats,
@@ -611,7 +649,12 @@ impl<'f, 'a> Scan<'f, 'a> {
         let b = &self.builder;
         let mut cursors = Vec::with_capacity(self.leaves.len());
         for &leaf in &self.leaves {
-            let walk = b.walk(plan.row_group, leaf, &plan.rows)?;
+            let key = (plan.row_group, leaf);
+            let index = match self.kept_indexes.iter().position(|(k, _)| *k == key) {
+                Some(at) => Some(self.kept_indexes.swap_remove(at).1),
+                None => None,
+            };
+            let walk = b.walk_with(plan.row_group, leaf, &plan.rows, index)?;
             if walk.uses_index() {
                 self.stats.indexed_chunks += 1;
                 self.stats.index_pages += walk.index_pages();
