@@ -717,8 +717,9 @@ fn a_point_lookup_reads_the_footer_indexes_bloom_filter_and_answer_pages() {
             "id = {x}: read {spent} bytes, allowed {allowed} (footer {footer}, file {})",
             bytes.len()
         );
+        // Mostly the Bloom filter (about 40 KB for 25,000 distinct ids).
         assert!(
-            spent * 50 < bytes.len() as u64,
+            spent * 20 < bytes.len() as u64,
             "{spent} of {}",
             bytes.len()
         );
