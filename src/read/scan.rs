@@ -9,7 +9,13 @@
 //! Where a chunk has an offset index (PageIndex.md), its walk ([`PageWalk::with_offset_index`])
 //! asks only for the data pages that hold selected rows: the others are never read or
 //! decompressed. Rows of a read page that are not selected are decoded and skipped. An index
-//! that contradicts its chunk is not used (every page is read, the rows are the same).
+//! that contradicts its chunk is not used (every page is read, the rows are the same); a page
+//! read through it that holds another number of rows than it says, or whose header disagrees
+//! with its location, is an error; a column index that does not hold together (lengths that
+//! differ from the page count, null pages with bounds, min above max) prunes nothing
+//! (`tests/scan_hostile.rs`). One lie cannot be caught without reading the pages a scan
+//! skips: first rows shifted for pages in the middle of a chunk, where the pages read hold as
+//! many rows as the index says (the pages whose count is then wrong are caught when read).
 //!
 //! ```
 //! # fn main() -> parket::Result<()> {
