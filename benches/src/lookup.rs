@@ -240,7 +240,6 @@ fn main() {
     // Bytes one lookup reads.
     let x = ids[0];
     let parket_bytes = {
-        use std::io::{Read, Seek};
         let read = Arc::new(AtomicU64::new(0));
         struct R(std::io::Cursor<Bytes>, Arc<AtomicU64>);
         impl std::io::Read for R {

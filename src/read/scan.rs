@@ -198,14 +198,22 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             };
             if let Some(p) = &self.predicate {
                 let orders = self.file.metadata().column_orders.as_deref();
-                if !p.row_group_may_match(rg, orders)
-                    || !self.dictionaries_may_match(p, i)
-                    || !self.blooms_may_match(p, i)
-                {
+                if !p.row_group_may_match(rg, orders) || !self.dictionaries_may_match(p, i) {
                     continue;
                 }
+                // The page index before the Bloom filters: where it narrows the row group to
+                // some of its pages, the filters are not read (a filter of a chunk with many
+                // distinct values is megabytes, the pages left a few kilobytes: reading it to
+                // perhaps skip them is a loss; a point lookup on a sorted column reads the
+                // footer, the indexes and the answer's pages).
+                let mut narrowed = false;
                 if self.page_index {
-                    local = local.intersect(&self.page_ranges(p, i, kept_indexes)?);
+                    let pages = self.page_ranges(p, i, kept_indexes)?;
+                    narrowed = pages.row_count() < n;
+                    local = local.intersect(&pages);
+                }
+                if local.row_count() == 0 || (!narrowed && !self.blooms_may_match(p, i)) {
+                    continue;
                 }
             }
             let mut kept = Vec::new();
