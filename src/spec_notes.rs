@@ -30,6 +30,8 @@
 //! 20. [`page_skipping`]: skipping pages across columns, by rows.
 //! 21. [`statistics_in_full`]: null and NaN counts, exactness, size statistics, page vs chunk.
 //! 22. [`versions`]: the file version, the data page version and the writer version.
+//! 23. `encryption`: modular encryption, keys, AADs and the footer modes (with the
+//!     `encryption` feature).
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -97,3 +99,7 @@ pub mod statistics_in_full {}
 
 #[doc = include_str!("../spec-notes/22-versions.md")]
 pub mod versions {}
+
+#[cfg(feature = "encryption")]
+#[doc = include_str!("../spec-notes/23-encryption.md")]
+pub mod encryption {}
