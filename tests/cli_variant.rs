@@ -173,6 +173,41 @@ fn write_encodes_json_and_cat_gives_it_back() {
 }
 
 #[test]
+fn write_rejects_an_object_that_names_a_key_twice() {
+    // VariantEncoding.md: the field names of an object are unique, so a VARIANT cannot hold
+    // `{"a":1,"a":2}`; like Spark's parse_json (without spark.sql.variant.allowDuplicateKeys),
+    // write says so rather than keep one of the values. The same for a row's own keys.
+    let dir = tmp("variant_cli_dup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let output = dir.join("dup.parquet");
+    for (rows, want) in [
+        (
+            "{\"id\":1,\"v\":{\"a\":1}}\n{\"id\":2,\"v\":{\"x\":[{\"a\":1,\"b\":2,\"\\u0061\":3}]}}\n",
+            "line 2: duplicate key \"a\" in the object at $.v.x[0]",
+        ),
+        (
+            "{\"id\":1,\"v\":null,\"id\":2}\n",
+            "line 1: duplicate key \"id\" in the object at $ ",
+        ),
+    ] {
+        let input = dir.join("dup.jsonl");
+        std::fs::write(&input, rows).unwrap();
+        let out = parket(&[
+            "write",
+            "--schema",
+            UNSHREDDED,
+            "--input",
+            input.to_str().unwrap(),
+            "--output",
+            output.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(want), "{err}");
+        assert!(!output.exists(), "no file after an error");
+    }
+}
+
+#[test]
 fn write_shreds_into_typed_value_and_cat_gives_it_back() {
     let schema = "message m { required int32 id; optional group v (VARIANT(1)) { required binary \
         metadata; optional binary value; optional group typed_value { required group a { optional \

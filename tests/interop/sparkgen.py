@@ -19,9 +19,12 @@ For each seed, into DIR/<seed>/:
    from `parket schema spark.parquet`, random parket options); Spark reads `parket.parquet`
    and must give the same lines.
 
-Prints one line per seed: "<seed> ok [num_nulls=-1] [pyarrow-cannot-read(...)]" (the first tag when a DATA_PAGE_V2 header of
-spark.parquet says num_nulls = -1, which parquet-java 1.17 writes for a column whose
-statistics are off) or "<seed> FAIL <message>".
+4. VARIANT both ways, shredded and not (sparkvariant.py): `variant-*.parquet`.
+
+Prints one line per seed: "<seed> ok [num_nulls=-1] [pyarrow-cannot-read(...)] variant=TAGS"
+(the first tag when a DATA_PAGE_V2 header of spark.parquet says num_nulls = -1, which
+parquet-java 1.17 writes for a column whose statistics are off; TAGS the VARIANT files that
+were checked) or "<seed> FAIL <message>".
 
 Seed 0 is always V2 pages with statistics off (so that case is always exercised), seed 1 the
 legacy format (`spark.sql.parquet.writeLegacyFormat`: 3-level lists named `bag` / `array`,
@@ -46,6 +49,7 @@ time.tzset()
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jsonrows  # noqa: E402
+import sparkvariant  # noqa: E402
 
 EPOCH = dt.datetime(1970, 1, 1)
 EPOCH_DAY = dt.date(1970, 1, 1)
@@ -361,6 +365,9 @@ def main():
     ap.add_argument("--start", type=int, default=0)
     ap.add_argument("--end", type=int, default=4)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--variant-typed", help="a directory of VARIANT files of every primitive "
+                    "written by parket's library (tests/interop_spark.rs): checked first, "
+                    "reported as one line 'variant-typed ok' or 'variant-typed FAIL ...'")
     a = ap.parse_args()
     from pyspark.sql import SparkSession
     spark = (SparkSession.builder.master("local[1]").appName("parket-interop")
@@ -374,9 +381,20 @@ def main():
              .config("spark.sql.parquet.int96RebaseModeInRead", "CORRECTED")
              .getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
+    if a.variant_typed:
+        try:
+            err = sparkvariant.check_typed(spark, a.parket, a.variant_typed)
+        except Exception as e:  # noqa: BLE001
+            err = "sparkgen: %s: %s" % (type(e).__name__, str(e)[:2000])
+        print("variant-typed", "FAIL " + err.replace("\n", " | ") if err else "ok", flush=True)
     for seed in range(a.start, a.end):
         try:
             msg = run_seed(spark, a.parket, seed, os.path.join(a.out, str(seed)))
+            if msg.startswith("ok"):
+                # VARIANT both ways (sparkvariant.py), in the same session and directory.
+                err, tags = sparkvariant.run(spark, a.parket, random.Random(seed + 10**6),
+                                             os.path.join(a.out, str(seed)))
+                msg = "variant: " + err if err else msg + " variant=" + ",".join(tags)
         except Exception as e:  # noqa: BLE001
             msg = "sparkgen: %s: %s" % (type(e).__name__, str(e)[:2000])
         msg = msg.replace("\n", " | ")

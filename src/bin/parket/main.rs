@@ -8,6 +8,7 @@ mod check;
 mod dump;
 mod dump_structs;
 mod json;
+mod json_keys;
 mod keys;
 mod layout;
 mod levels;

@@ -314,6 +314,17 @@ pub fn json_to_record(schema: &Schema, line: &str, line_no: usize) -> Result<Val
         return Err(at("", "blank line"));
     }
     let json: Json = serde_json::from_str(line).map_err(|e| at("", &format!("not JSON: {e}")))?;
+    if let Some((object, key)) = crate::json_keys::duplicate_key(line) {
+        let mut key_text = String::new();
+        push_str(&mut key_text, &key);
+        return Err(at(
+            "",
+            &format!(
+                "duplicate key {key_text} in the object at {object} (each key may appear once; a \
+                 VARIANT object cannot hold a field name twice)"
+            ),
+        ));
+    }
     let shapes = shapes(schema).map_err(|e| at("", &e.to_string()))?;
     let r = Reader {
         schema,
