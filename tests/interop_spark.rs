@@ -172,8 +172,22 @@ impl Rng {
 /// ids 17-19: "UNKNOWN_PRIMITIVE_TYPE_IN_VARIANT"), each as parket's library holds it and as
 /// sparkvariant.py describes it: `{"t": kind, "v": payload}`.
 const KINDS: &[&str] = &[
-    "null", "boolean", "tinyint", "smallint", "int", "bigint", "float", "double", "decimal4",
-    "decimal8", "decimal16", "date", "timestamp", "timestamp_ntz", "binary", "string",
+    "null",
+    "boolean",
+    "tinyint",
+    "smallint",
+    "int",
+    "bigint",
+    "float",
+    "double",
+    "decimal4",
+    "decimal8",
+    "decimal16",
+    "date",
+    "timestamp",
+    "timestamp_ntz",
+    "binary",
+    "string",
 ];
 
 fn primitive(rng: &mut Rng, kind: &str) -> (VariantValue, Json) {
@@ -220,15 +234,7 @@ fn primitive(rng: &mut Rng, kind: &str) -> (VariantValue, Json) {
         }
         "double" => {
             let r = f64::from_bits(rng.next());
-            let x = rng.pick(&[
-                f64::NAN,
-                f64::INFINITY,
-                -0.0,
-                0.1,
-                5e-324,
-                f64::MAX,
-                r,
-            ]);
+            let x = rng.pick(&[f64::NAN, f64::INFINITY, -0.0, 0.1, 5e-324, f64::MAX, r]);
             (Primitive::Double(x), json!(x.to_bits()))
         }
         "decimal4" => {
@@ -264,7 +270,11 @@ fn primitive(rng: &mut Rng, kind: &str) -> (VariantValue, Json) {
         }
         "timestamp" | "timestamp_ntz" => {
             let us = rng.pick(&[MIN_MICROS, MAX_MICROS, 0, -1, 1]);
-            let us = if rng.below(2) == 0 { us } else { rng.range(MIN_MICROS, MAX_MICROS) };
+            let us = if rng.below(2) == 0 {
+                us
+            } else {
+                rng.range(MIN_MICROS, MAX_MICROS)
+            };
             let p = if kind == "timestamp" {
                 Primitive::Timestamp(us)
             } else {
@@ -273,7 +283,9 @@ fn primitive(rng: &mut Rng, kind: &str) -> (VariantValue, Json) {
             (p, json!(us))
         }
         "binary" => {
-            let b: Vec<u8> = (0..rng.pick(&[0, 1, 7, 70])).map(|_| rng.next() as u8).collect();
+            let b: Vec<u8> = (0..rng.pick(&[0, 1, 7, 70]))
+                .map(|_| rng.next() as u8)
+                .collect();
             let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
             (Primitive::Binary(b.into()), json!(hex))
         }
@@ -301,7 +313,9 @@ fn typed_value(rng: &mut Rng, depth: u32) -> (VariantValue, Json) {
             object(fields)
         }
         2 if depth < 3 => {
-            let items: Vec<_> = (0..rng.below(5)).map(|_| typed_value(rng, depth + 1)).collect();
+            let items: Vec<_> = (0..rng.below(5))
+                .map(|_| typed_value(rng, depth + 1))
+                .collect();
             (
                 VariantValue::Array(items.iter().map(|x| x.0.clone()).collect()),
                 json!({"a": items.into_iter().map(|x| x.1).collect::<Vec<_>>()}),
@@ -333,10 +347,22 @@ const SHREDDED: &[(&str, &str, &str)] = &[
     ("d", "double", "double typed_value"),
     ("d4", "decimal4", "int32 typed_value (DECIMAL(9, 2))"),
     ("d8", "decimal8", "int64 typed_value (DECIMAL(18, 6))"),
-    ("d16", "decimal16", "fixed_len_byte_array(16) typed_value (DECIMAL(38, 10))"),
+    (
+        "d16",
+        "decimal16",
+        "fixed_len_byte_array(16) typed_value (DECIMAL(38, 10))",
+    ),
     ("day", "date", "int32 typed_value (DATE)"),
-    ("ts", "timestamp", "int64 typed_value (TIMESTAMP(MICROS, true))"),
-    ("ntz", "timestamp_ntz", "int64 typed_value (TIMESTAMP(MICROS, false))"),
+    (
+        "ts",
+        "timestamp",
+        "int64 typed_value (TIMESTAMP(MICROS, true))",
+    ),
+    (
+        "ntz",
+        "timestamp_ntz",
+        "int64 typed_value (TIMESTAMP(MICROS, false))",
+    ),
     ("bin", "binary", "binary typed_value"),
     ("s", "string", "binary typed_value (STRING)"),
     ("b", "boolean", "boolean typed_value"),
@@ -413,7 +439,11 @@ fn write_typed_variants(dir: &Path) {
                 ));
                 let x = ("x".to_string(), primitive(&mut rng, "string"));
                 let extra = ("y".to_string(), typed_value(&mut rng, 2));
-                let inner = if rng.below(3) == 0 { vec![x, extra] } else { vec![x] };
+                let inner = if rng.below(3) == 0 {
+                    vec![x, extra]
+                } else {
+                    vec![x]
+                };
                 fields.push(("obj".to_string(), object(inner)));
                 if rng.below(4) == 0 {
                     fields.push(("zz".to_string(), typed_value(&mut rng, 1)));

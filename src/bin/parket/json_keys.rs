@@ -119,7 +119,11 @@ impl Scan<'_> {
         let mut out = String::new();
         loop {
             let start = self.at;
-            while self.b.get(self.at).is_some_and(|&c| c != b'"' && c != b'\\') {
+            while self
+                .b
+                .get(self.at)
+                .is_some_and(|&c| c != b'"' && c != b'\\')
+            {
                 self.at += 1;
             }
             let run = self.b.get(start..self.at).ok_or(None)?;
@@ -220,7 +224,10 @@ mod tests {
         );
         // Equal keys in different objects, and strings that look like keys, are not duplicates.
         assert_eq!(dup(r#"[{"a":1},{"a":1}]"#), None);
-        assert_eq!(dup(r#"{"a":"\"a\":","b":["a","a"],"c":{"a":{"a":null}}}"#), None);
+        assert_eq!(
+            dup(r#"{"a":"\"a\":","b":["a","a"],"c":{"a":{"a":null}}}"#),
+            None
+        );
         assert_eq!(dup(r#"{"":1,"":2}"#), Some(("$".into(), "".into())));
     }
 }
