@@ -21,6 +21,12 @@
 //! U        if a null may be there;  IS NULL: T if a null may be there, F if a value may
 //! ```
 //!
+//! A float column whose every non-null value is NaN has only the NaN outcomes (`F`, `T` for
+//! `!=`). The statistics say so (parquet.thrift, `ColumnOrder`) under `IEEE_754_TOTAL_ORDER`
+//! by a NaN min or max (chunk or page), and under any order by `nan_count + null_count =
+//! num_values` (a page: its row count). Other NaN bounds are ignored. INT96 needs nothing
+//! here: predicates cannot compare it, and `IS NULL` uses counts only.
+//!
 //! ```
 //! use parket::predicate::Predicate;
 //! use parket::schema::Schema;
@@ -122,6 +128,9 @@ pub(crate) struct Facts {
     pub may_null: bool,
     pub may_value: bool,
     pub may_nan: bool,
+    /// A non-null value other than NaN may be there (false when every non-null value is NaN,
+    /// which the statistics can say: see [`all_nan`]).
+    pub may_non_nan: bool,
 }
 
 impl Facts {
@@ -131,8 +140,46 @@ impl Facts {
             may_null: slot.max_def > 0,
             may_value: true,
             may_nan: is_float(slot.kind),
+            may_non_nan: true,
         }
     }
+}
+
+/// Whether the statistics of a float column say that every non-null value is NaN
+/// (parquet.thrift, `ColumnOrder`): under `IEEE_754_TOTAL_ORDER` when the min or max is a NaN
+/// ("the presence of a NaN value in min_values or max_values indicates that all non-null
+/// values are NaN"), under any order when `nan_count + null_count == num_values`
+/// (`values`: the unit's value count, nulls included). A `nan_count` of 0 beside a NaN bound
+/// contradicts it: then nothing is concluded.
+fn all_nan(
+    slot: &Slot,
+    order: Option<&ColumnOrder>,
+    bounds: Option<(&[u8], &[u8])>,
+    nans: Option<u64>,
+    nulls: Option<u64>,
+    values: Option<u64>,
+) -> bool {
+    if !is_float(slot.kind) || nans == Some(0) {
+        return false;
+    }
+    let is_nan = |b: &[u8]| match Scalar::from_plain(slot.stat_kind, b) {
+        Some(Scalar::Float(x)) => x.is_nan(),
+        Some(Scalar::Double(x)) => x.is_nan(),
+        // FLOAT16: exponent all ones, mantissa not zero.
+        Some(Scalar::Bytes(h)) => match h[..] {
+            [a, b] => {
+                let bits = u16::from_le_bytes([a, b]);
+                bits & 0x7c00 == 0x7c00 && bits & 0x03ff != 0
+            }
+            _ => false,
+        },
+        _ => false,
+    };
+    let nan_bound = matches!(order, Some(ColumnOrder::Ieee754TotalOrder))
+        && bounds.is_some_and(|(lo, hi)| is_nan(lo) || is_nan(hi));
+    let counted =
+        matches!((nans, nulls, values), (Some(a), Some(b), Some(n)) if a.checked_add(b) == Some(n));
+    nan_bound || counted
 }
 
 fn is_float(k: Kind) -> bool {
@@ -168,6 +215,9 @@ fn value_outcomes(kind: Kind, test: &Test, facts: &Facts) -> u8 {
     } else {
         F
     };
+    if !facts.may_non_nan {
+        return nan;
+    }
     let Some((lo, hi)) = &facts.bounds else {
         return T | F;
     };
@@ -293,6 +343,12 @@ impl Predicate {
         }
         if is_float(slot.kind) {
             f.may_nan = d.nan_count.is_none_or(|n| n > 0);
+            let raw = stats.min_value.as_deref().zip(stats.max_value.as_deref());
+            let values = u64::try_from(meta.num_values).ok();
+            if all_nan(slot, order, raw, d.nan_count, d.null_count, values) {
+                f.may_non_nan = false;
+                f.may_nan = true;
+            }
         }
         f
     }
@@ -597,6 +653,7 @@ fn page_facts(
                 may_null: true,
                 may_value: false,
                 may_nan: false,
+                may_non_nan: false,
             }
         } else {
             let stats = Statistics {
@@ -605,11 +662,21 @@ fn page_facts(
                 ..Default::default()
             };
             let (b, _) = bounds(slot, &stats, order, column_orders.is_some());
+            // A predicate's leaf is never repeated: the page's rows are its values.
+            let all_nan = all_nan(
+                slot,
+                order,
+                Some((lo, hi)),
+                nans,
+                nulls,
+                Some(end.saturating_sub(start)),
+            );
             Facts {
                 bounds: b,
                 may_null: nulls.map_or(slot.max_def > 0, |c| c > 0),
                 may_value: true,
-                may_nan: is_float(slot.kind) && nans.is_none_or(|c| c > 0),
+                may_nan: is_float(slot.kind) && (all_nan || nans.is_none_or(|c| c > 0)),
+                may_non_nan: !all_nan,
             }
         };
         out.push((start..end, facts));

@@ -204,6 +204,73 @@ fn statistics_of_floats_and_nan() {
 }
 
 #[test]
+fn every_value_nan_by_total_order_bounds_or_by_counts() {
+    let s = "message m { optional double x; }";
+    let nan = f64::NAN.to_le_bytes().to_vec();
+    let st = |lo: &[u8], hi: &[u8], nans: Option<i64>, nulls: i64| Statistics {
+        nan_count: nans,
+        ..stats(lo.to_vec(), hi.to_vec(), Some(nulls))
+    };
+    let sch = Schema::parse(s).unwrap();
+    let may = |t: &str, st: Statistics, order: ColumnOrder| {
+        let rg = testing_row_group(&[(st, 10)]);
+        Predicate::parse(t, &sch)
+            .unwrap()
+            .row_group_may_match(&rg, Some(&[order]))
+    };
+    let total = ColumnOrder::Ieee754TotalOrder;
+    // parquet.thrift, IEEE_754_TOTAL_ORDER: NaN bounds mean every non-null value is NaN, so
+    // no comparison but != can hold; under TYPE_ORDER a NaN bound tells nothing.
+    for t in ["x > 2", "x <= 2", "x = 1", "x IN (1, 2)", "NOT x != 1"] {
+        assert!(!may(t, st(&nan, &nan, None, 0), total), "{t}");
+        assert!(
+            may(t, st(&nan, &nan, None, 0), ColumnOrder::TypeOrder),
+            "{t}"
+        );
+    }
+    assert!(may("x != 1", st(&nan, &nan, None, 0), total));
+    assert!(may("NOT x > 2", st(&nan, &nan, None, 0), total));
+    assert!(!may("x IS NULL", st(&nan, &nan, None, 0), total));
+    // With nulls, a comparison is unknown for them: still no row is true.
+    assert!(!may(
+        "x > 2 OR x IS NULL AND x = 1",
+        st(&nan, &nan, Some(4), 6),
+        total
+    ));
+    assert!(may("x IS NULL", st(&nan, &nan, Some(4), 6), total));
+    // A nan_count of 0 contradicts the NaN bound: nothing concluded.
+    assert!(may("x > 2", st(&nan, &nan, Some(0), 0), total));
+    // Any order: nan_count + null_count = num_values (10) says the same, without bounds.
+    let counted = |nans, nulls| Statistics {
+        min_value: None,
+        max_value: None,
+        ..st(&[], &[], Some(nans), nulls)
+    };
+    assert!(!may("x < 100", counted(7, 3), ColumnOrder::TypeOrder));
+    assert!(may("x < 100", counted(6, 3), ColumnOrder::TypeOrder));
+    assert!(may("x != 100", counted(7, 3), ColumnOrder::TypeOrder));
+
+    // Page index: a page whose bound is NaN under total order holds only NaNs (and nulls).
+    let one = 1f64.to_le_bytes().to_vec();
+    let ci = ColumnIndex {
+        null_pages: vec![false, false],
+        min_values: vec![one.clone(), nan.clone()],
+        max_values: vec![one, nan],
+        boundary_order: BoundaryOrder::Unordered,
+        null_counts: Some(vec![0, 0]),
+        repetition_level_histograms: None,
+        definition_level_histograms: None,
+        nan_counts: None,
+    };
+    let oi = offsets(&[0, 5]);
+    let rg = testing_row_group(&[(Statistics::default(), 10)]);
+    let p = Predicate::parse("x >= 1", &sch).unwrap();
+    let ranges = |order: ColumnOrder| p.page_row_ranges(&rg, Some(&[order]), &[Some((&ci, &oi))]);
+    assert_eq!(ranges(total).ranges(), &[0..5]);
+    assert_eq!(ranges(ColumnOrder::TypeOrder).ranges(), &[0..10]);
+}
+
+#[test]
 fn dictionary_and_bloom() {
     let s = Schema::parse("message m { required int64 i; optional double d; }").unwrap();
     let p = |t: &str| Predicate::parse(t, &s).unwrap();
@@ -449,10 +516,11 @@ fn build<T: Clone>(
     push: impl Fn(&mut Values, &T),
     empty: impl Fn() -> Values,
     nan: impl Fn(&T) -> bool,
+    total_order: bool,
 ) -> Col {
     let mut values = empty();
     let mut levels = Vec::new();
-    let mut chunk = StatisticsBuilder::new(kind);
+    let mut chunk = StatisticsBuilder::new(kind).with_total_order(total_order);
     let mut ci = ColumnIndex {
         null_pages: vec![],
         min_values: vec![],
@@ -470,7 +538,7 @@ fn build<T: Clone>(
     let mut nans = 0i64;
     for (p, chunk_rows) in rows.chunks(page).enumerate() {
         let mut pv = empty();
-        let mut pb = StatisticsBuilder::new(kind);
+        let mut pb = StatisticsBuilder::new(kind).with_total_order(total_order);
         let mut pn = 0i64;
         for r in chunk_rows {
             match r {
@@ -545,13 +613,15 @@ proptest! {
         let n = ints.len();
         let schema = Schema::parse("message m { optional int64 i; optional double d; optional binary s (STRING); }").unwrap();
         let cols = [
-            build(&ints, page, StatKind::Int64, |v, x| { v.extend_from(ValuesRef::Int64(&[*x])); }, || Values::Int64(vec![]), |_| false),
-            build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan()),
+            build(&ints, page, StatKind::Int64, |v, x| { v.extend_from(ValuesRef::Int64(&[*x])); }, || Values::Int64(vec![]), |_| false, false),
+            build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan(), false),
             build(&strs[..n], page, StatKind::Bytes, |v, x: &alloc::string::String| {
                 let b: ByteArrays = [x.as_bytes()].into_iter().collect();
                 v.extend_from(ValuesRef::ByteArray(b.as_ref()));
-            }, || Values::ByteArray(ByteArrays::new()), |_| false),
+            }, || Values::ByteArray(ByteArrays::new()), |_| false, false),
         ];
+        // The doubles again under IEEE_754_TOTAL_ORDER (NaN bounds when all are NaN).
+        let total = build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan(), true);
         let t = text(&g);
         let p = Predicate::parse(&t, &schema).unwrap();
         let batches: Vec<ColumnBatch<'_>> = p.columns().iter().map(|&c| ColumnBatch {
@@ -573,6 +643,15 @@ proptest! {
         let ranges = p.page_row_ranges(&rg, Some(&orders), &idx);
         for r in &kept {
             prop_assert!(ranges.contains(*r), "{t}: row {r} not in {:?}", ranges);
+        }
+        let rg = testing_row_group(&[
+            (cols[0].stats.clone(), n as i64), (total.stats.clone(), n as i64), (cols[2].stats.clone(), n as i64)]);
+        let orders = [ColumnOrder::TypeOrder, ColumnOrder::Ieee754TotalOrder, ColumnOrder::TypeOrder];
+        prop_assert!(kept.is_empty() || p.row_group_may_match(&rg, Some(&orders)), "{t}: total order statistics");
+        let idx: Vec<_> = p.columns().iter().map(|&c| Some(if c == 1 { (&total.ci, &total.oi) } else { (&cols[c].ci, &cols[c].oi) })).collect();
+        let ranges = p.page_row_ranges(&rg, Some(&orders), &idx);
+        for r in &kept {
+            prop_assert!(ranges.contains(*r), "{t}: total order: row {r} not in {:?}", ranges);
         }
     }
 }
