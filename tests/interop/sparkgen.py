@@ -50,6 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import jsonrows  # noqa: E402
 import sparkvariant  # noqa: E402
+from sparkvariant import first_difference  # noqa: E402
 
 EPOCH = dt.datetime(1970, 1, 1)
 EPOCH_DAY = dt.date(1970, 1, 1)
@@ -348,15 +349,6 @@ def minus_one_nulls(parket, path):
                 if "num_nulls: i32 = -1" in d.stdout:
                     return True
     return False
-
-
-def first_difference(want, got):
-    if len(want) != len(got):
-        return "%d rows expected, %d read" % (len(want), len(got))
-    for i, (a, b) in enumerate(zip(want, got)):
-        if a != b:
-            return "row %d: expected %s, read %s" % (i, a[:300], b[:300])
-    return "no difference"
 
 
 def main():
