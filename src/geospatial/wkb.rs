@@ -31,20 +31,64 @@ use crate::error::{Error, Result};
 /// Deepest nesting of collections accepted.
 pub const MAX_DEPTH: u32 = 64;
 
+/// What a run of vertices is, as [`walk`] reports it to a [`Visitor`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Path {
+    /// A point (alone or a member of a multi-point): no edges.
+    Point,
+    /// A line string: an edge between each vertex and the next.
+    LineString,
+    /// A ring of a polygon, the first (`exterior: true`) or a hole: edges as a line
+    /// string, closed.
+    Ring {
+        /// Whether this is the polygon's first ring.
+        exterior: bool,
+    },
+}
+
+/// Receives a geometry's vertices from [`walk`], one run of connected vertices at a time.
+pub trait Visitor {
+    /// A run of vertices begins.
+    fn begin(&mut self, path: Path);
+    /// A vertex `[x, y, z, m]`; a dimension the geometry does not have is NaN (and a NaN
+    /// coordinate is skipped as a missing one, Geospatial.md "Bounding Box").
+    fn vertex(&mut self, xyzm: [f64; 4]);
+    /// The run ends.
+    fn end(&mut self);
+}
+
+impl Visitor for GeoBounds {
+    fn begin(&mut self, _: Path) {}
+    fn vertex(&mut self, xyzm: [f64; 4]) {
+        for (d, v) in xyzm.into_iter().enumerate() {
+            self.add(d, v);
+        }
+    }
+    fn end(&mut self) {}
+}
+
 /// Scans one WKB geometry (the whole of `bytes`) into `bounds`. Errors name the byte offset
 /// and leave `bounds` as they were.
 pub fn scan(bytes: &[u8], bounds: &mut GeoBounds) -> Result<()> {
-    let mut r = Reader { b: bytes, pos: 0 };
     let mut one = GeoBounds::default();
-    let code = r.geometry(&mut one, 0)?;
+    let code = walk(bytes, &mut one)?;
+    bounds.merge(&one);
+    bounds.add_type(code);
+    Ok(())
+}
+
+/// Walks one WKB geometry (the whole of `bytes`), handing its vertices to `visitor`;
+/// returns the top-level type code. On an error the visitor may have seen part of the
+/// geometry.
+pub fn walk(bytes: &[u8], visitor: &mut impl Visitor) -> Result<i32> {
+    let mut r = Reader { b: bytes, pos: 0 };
+    let code = r.geometry(visitor, 0)?;
     if r.pos != bytes.len() {
         return Err(
             Error::out_of_spec("bytes after the end of a WKB geometry").at_offset(r.pos as u64)
         );
     }
-    bounds.merge(&one);
-    bounds.add_type(code);
-    Ok(())
+    Ok(code)
 }
 
 struct Reader<'a> {
@@ -97,18 +141,28 @@ impl Reader<'_> {
         Ok(n)
     }
 
-    fn points(&mut self, le: bool, n: u32, dims: &[usize], bounds: &mut GeoBounds) -> Result<()> {
+    fn points(
+        &mut self,
+        le: bool,
+        n: u32,
+        dims: &[usize],
+        path: Path,
+        v: &mut impl Visitor,
+    ) -> Result<()> {
+        v.begin(path);
         for _ in 0..n {
+            let mut c = [f64::NAN; 4];
             for &d in dims {
-                let v = self.f64(le)?;
-                bounds.add(d, v);
+                c[d] = self.f64(le)?;
             }
+            v.vertex(c);
         }
+        v.end();
         Ok(())
     }
 
     /// One geometry; returns its type code.
-    fn geometry(&mut self, bounds: &mut GeoBounds, depth: u32) -> Result<i32> {
+    fn geometry(&mut self, v: &mut impl Visitor, depth: u32) -> Result<i32> {
         if depth > MAX_DEPTH {
             return Err(
                 Error::limit("WKB nesting depth", depth as u64, MAX_DEPTH as u64)
@@ -135,22 +189,23 @@ impl Reader<'_> {
         };
         let point = 8 * dims.len();
         match base {
-            1 => self.points(le, 1, dims, bounds)?,
+            1 => self.points(le, 1, dims, Path::Point, v)?,
             2 => {
                 let n = self.count(le, point)?;
-                self.points(le, n, dims, bounds)?;
+                self.points(le, n, dims, Path::LineString, v)?;
             }
             3 => {
                 let rings = self.count(le, 4)?;
-                for _ in 0..rings {
+                for i in 0..rings {
                     let n = self.count(le, point)?;
-                    self.points(le, n, dims, bounds)?;
+                    let ring = Path::Ring { exterior: i == 0 };
+                    self.points(le, n, dims, ring, v)?;
                 }
             }
             4..=7 => {
                 let n = self.count(le, 5)?;
                 for _ in 0..n {
-                    let child = self.geometry(bounds, depth + 1)?;
+                    let child = self.geometry(v, depth + 1)?;
                     let ok = base == 7 || child % 1000 == base as i32 - 3;
                     if !ok || child / 1000 != code as i32 / 1000 {
                         return Err(Error::out_of_spec(

@@ -30,7 +30,10 @@ use crate::bloom::{hash_value, Sbbf};
 use crate::encoding::dictionary::{self, DictionaryEncoder};
 use crate::encoding::{plain, rle};
 use crate::error::{Error, Result};
-use crate::format::{CompressionCodec, Encoding, PhysicalType, Statistics};
+use crate::format::{
+    CompressionCodec, Encoding, GeospatialStatistics, PhysicalType, Statistics,
+};
+use crate::geospatial::ChunkGeoStats;
 use crate::levels::count_level;
 use crate::page::encode::{DataPage, EncodedPage, PageEncoder, PageValues};
 use crate::schema::ColumnDescriptor;
@@ -84,6 +87,8 @@ pub(crate) struct EncodedChunk {
     /// The dictionary page's sizes likewise, when the chunk has one.
     pub dictionary_page: Option<(i64, i64)>,
     pub statistics: Option<Statistics>,
+    /// GEOMETRY / GEOGRAPHY columns: bounding box and type codes.
+    pub geospatial_statistics: Option<GeospatialStatistics>,
     pub indexes: ChunkIndexes,
     /// Whether `indexes` should give the file a column index and an offset index.
     pub page_index: bool,
@@ -106,6 +111,8 @@ pub(crate) struct ChunkEncoder {
     slice_ids: Vec<u32>,
     started: bool,
     chunk_stats: StatisticsBuilder,
+    /// GEOMETRY / GEOGRAPHY columns with statistics on: every value's box and type.
+    geo: Option<ChunkGeoStats>,
     /// Bytes of the chunk's data pages so far.
     data_bytes: usize,
     num_values: i64,
@@ -144,6 +151,10 @@ impl ChunkEncoder {
             slice_ids: Vec::new(),
             started: false,
             chunk_stats: StatisticsBuilder::new(kind).with_total_order(total),
+            geo: match &descr.logical_type {
+                Some(l) if settings.statistics => ChunkGeoStats::new(l),
+                _ => None,
+            },
             data_bytes: 0,
             num_values: 0,
             num_rows: 0,
@@ -187,6 +198,11 @@ impl ChunkEncoder {
         sink: &mut dyn PageSink,
     ) -> Result<()> {
         self.check(values, def_levels, rep_levels)?;
+        if let (Some(geo), ValuesRef::ByteArray(b)) = (&mut self.geo, values) {
+            for v in b.iter() {
+                geo.add(v);
+            }
+        }
         let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
         let n = if max_def > 0 {
             def_levels.len()
@@ -780,6 +796,7 @@ impl ChunkEncoder {
             total_uncompressed: self.total_uncompressed,
             dictionary_page: self.dictionary_page,
             statistics,
+            geospatial_statistics: self.geo.and_then(ChunkGeoStats::finish),
             indexes: self.index.finish(column_index),
             page_index,
             bloom,

@@ -265,7 +265,7 @@ impl ColumnWriter {
             bloom_filter_offset: None,
             bloom_filter_length: None,
             size_statistics: Some(size_statistics),
-            geospatial_statistics: None,
+            geospatial_statistics: chunk.geospatial_statistics,
         };
         let finished = FinishedChunk {
             chunk: ColumnChunk {

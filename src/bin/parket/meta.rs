@@ -2,13 +2,16 @@
 
 use std::fmt::Write as _;
 
-use parket::format::{ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, Statistics};
+use parket::format::{
+    BoundingBox, ColumnChunk, ColumnMetaData, ColumnOrder, FileMetaData, GeospatialStatistics,
+    Statistics,
+};
 use parket::record::Value;
 use parket::schema::Schema;
 use parket::statistics::{self, Scalar, StatKind};
 
 use crate::args::Args;
-use crate::json::push_str;
+use crate::json::{push_f64, push_str};
 
 /// Reads the footer of `path` and builds its schema.
 pub fn open(path: &str) -> Result<(FileMetaData, Schema), String> {
@@ -143,6 +146,9 @@ fn meta_text(path: &str, md: &FileMetaData, schema: &Schema) -> String {
                             let _ = writeln!(s, "      statistics: not written");
                         }
                     }
+                    if let Some(g) = &m.geospatial_statistics {
+                        let _ = writeln!(s, "      geospatial statistics: {}", geo_text(g));
+                    }
                     chunk_extras_text(&mut s, cc, m);
                 }
             }
@@ -259,6 +265,71 @@ fn why_no_min_max(
                 non-null value is NaN)";
     }
     "they cannot be used"
+}
+
+/// The bounding box's fields that are set, in `BoundingBox` order.
+fn bbox_fields(b: &BoundingBox) -> Vec<(&'static str, f64)> {
+    let mut v = vec![
+        ("xmin", b.xmin),
+        ("xmax", b.xmax),
+        ("ymin", b.ymin),
+        ("ymax", b.ymax),
+    ];
+    let opt = [
+        ("zmin", b.zmin),
+        ("zmax", b.zmax),
+        ("mmin", b.mmin),
+        ("mmax", b.mmax),
+    ];
+    v.extend(opt.into_iter().filter_map(|(k, x)| Some((k, x?))));
+    v
+}
+
+/// One line of a chunk's `GeospatialStatistics`, e.g. `bbox x 1..3, y -4..2 (x wraps the
+/// antimeridian), types [1, 3]`.
+fn geo_text(g: &GeospatialStatistics) -> String {
+    let bbox = match &g.bbox {
+        None => "no bbox".to_string(),
+        Some(b) => {
+            let f = bbox_fields(b);
+            let mut parts: Vec<String> = f
+                .chunks(2)
+                .map(|p| format!("{} {}..{}", &p[0].0[..1], p[0].1, p[1].1))
+                .collect();
+            if b.xmin > b.xmax {
+                parts.push("x wraps the antimeridian (xmin > xmax)".into());
+            }
+            format!("bbox {}", parts.join(", "))
+        }
+    };
+    let types = match &g.geospatial_types {
+        None => "types not set".to_string(),
+        Some(t) if t.is_empty() => "types unknown (empty list)".to_string(),
+        Some(t) => format!("types {t:?}"),
+    };
+    format!("{bbox}; {types}")
+}
+
+/// `{"bbox": {"xmin": .., ..} or null, "geospatial_types": [..] or null}`.
+fn geo_json(out: &mut String, g: &GeospatialStatistics) {
+    let mut o = Obj::new(out);
+    match &g.bbox {
+        None => o.raw("bbox", "null"),
+        Some(b) => {
+            let mut bo = Obj::new(o.key("bbox"));
+            for (k, x) in bbox_fields(b) {
+                push_f64(bo.key(k), x);
+            }
+            bo.end();
+        }
+    }
+    o.opt_raw(
+        "geospatial_types",
+        g.geospatial_types
+            .as_ref()
+            .map(|t| format!("{t:?}").replace(' ', "")),
+    );
+    o.end();
 }
 
 /// The page index, Bloom filter and size statistics of one column chunk.
@@ -454,6 +525,10 @@ fn column_json(
             so.raw("max", max.as_deref().unwrap_or("null"));
             so.end();
         }
+    }
+    match &m.geospatial_statistics {
+        None => c.raw("geospatial_statistics", "null"),
+        Some(g) => geo_json(c.key("geospatial_statistics"), g),
     }
     let range = |c: &mut Obj<'_>, k: &str, o: Option<i64>, l: Option<i32>| match o {
         None => c.raw(k, "null"),
