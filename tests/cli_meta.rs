@@ -112,6 +112,38 @@ fn stats_of(v: &Value) -> [Value; 3] {
     [get("null_count"), get("min"), get("max")]
 }
 
+/// Geospatial statistics as (types, [xmin, xmax, ymin, ymax, zmin, zmax, mmin, mmax]), `None`
+/// when absent. pyarrow's `to_dict` shows an empty type list as null, as parket's reading of
+/// the spec does ("not known"): both become empty here.
+type Geo = Option<(Vec<i64>, [Option<f64>; 8])>;
+
+const BBOX_KEYS: [&str; 8] = [
+    "xmin", "xmax", "ymin", "ymax", "zmin", "zmax", "mmin", "mmax",
+];
+
+fn geo_types(v: &Value) -> Vec<i64> {
+    v.as_array()
+        .map(|t| t.iter().map(|x| x.as_i64().unwrap()).collect())
+        .unwrap_or_default()
+}
+
+fn geo_of(v: &Value) -> Geo {
+    if v.is_null() {
+        return None;
+    }
+    let bbox = &v["bbox"];
+    let f = BBOX_KEYS.map(|k| bbox.get(k).and_then(Value::as_f64));
+    Some((geo_types(&v["geospatial_types"]), f))
+}
+
+fn geo_of_pyarrow(v: &Value) -> Geo {
+    if v.is_null() {
+        return None;
+    }
+    let f = BBOX_KEYS.map(|k| v[k].as_f64());
+    Some((geo_types(&v["geospatial_types"]), f))
+}
+
 #[test]
 fn meta_json_agrees_with_pyarrow() {
     let mut files = Vec::new();
@@ -143,6 +175,7 @@ fn meta_json_agrees_with_pyarrow() {
     let expected = pyarrow_meta(&plain);
     assert_eq!(expected.len(), plain.len());
     let mut compared = 0;
+    let mut geo = 0;
     let mut differing = std::collections::HashSet::new();
     for (name, py) in plain.iter().zip(&expected) {
         let out = parket(&["meta", "--json", name]);
@@ -182,6 +215,11 @@ fn meta_json_agrees_with_pyarrow() {
                 assert_eq!(c["physical_type"].as_str(), p[1].as_str(), "{at}: type");
                 let codec = pyarrow_codec(c["codec"].as_str().unwrap());
                 assert_eq!(Some(codec), p[2].as_str(), "{at}: codec");
+                let (a, b) = (geo_of(&c["geospatial_statistics"]), geo_of_pyarrow(&p[4]));
+                assert_eq!(a, b, "{at}: geospatial statistics");
+                if a.is_some() {
+                    geo += 1;
+                }
                 let (a, b) = (stats_of(&c["statistics"]), stats_of(&p[3]));
                 if a != b {
                     let file = name.rsplit('/').next().unwrap_or(name);
@@ -196,6 +234,10 @@ fn meta_json_agrees_with_pyarrow() {
         compared += 1;
     }
     assert!(compared >= 70, "only {compared} files compared");
+    assert!(
+        geo >= 180,
+        "only {geo} chunks with geospatial statistics compared"
+    );
     for (file, why) in STAT_DIFFERENCES {
         assert!(
             differing.contains(*file),

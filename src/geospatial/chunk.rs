@@ -13,8 +13,8 @@
 //!   pyarrow does: the value is still written (it is a BYTE_ARRAY), only nothing can be said
 //!   of the chunk's extent.
 //!
-//! Nulls contribute nothing: a chunk of nulls has statistics with no box and no types
-//! (pyarrow writes the same).
+//! Nulls contribute nothing: a chunk of nulls has statistics with no box and an empty type
+//! list, which the spec reads as "not known" (pyarrow writes the same).
 //!
 //! ```
 //! use parket::format::LogicalType;
@@ -112,7 +112,7 @@ impl ChunkGeoStats {
         types.sort_unstable();
         Some(GeospatialStatistics {
             bbox,
-            geospatial_types: (!types.is_empty()).then_some(types),
+            geospatial_types: Some(types),
         })
     }
 }

@@ -24,7 +24,8 @@
 //!   around a pole holds that pole: as s2geography and BigQuery read unoriented rings, the
 //!   polygon is the smaller of the two regions the ring bounds, found from the ring's
 //!   winding number in longitude and the area of its fan of triangles to the north pole
-//!   ([`ring_poles`]); that pole makes the box reach ±90 with every longitude.
+//!   ([`ring_poles`]). A box that reaches a pole spans every longitude: the pole is at all
+//!   of them, and a value may write it with any.
 //! - Z and M are plain minimums and maximums.
 //!
 //! Coordinates outside [-180, 180] × [-90, 90] or infinite make the box unknown (the spec
@@ -169,8 +170,12 @@ impl SphericalBounds {
         if self.out_of_range {
             return None;
         }
-        let (xmin, xmax) = self.lon.range()?;
         let (ymin, ymax) = self.lat?;
+        // A pole is every longitude (whatever longitude a value writes for it).
+        let (xmin, xmax) = match self.lon.range()? {
+            _ if ymin == -90.0 || ymax == 90.0 => (-180.0, 180.0),
+            x => x,
+        };
         let (z, m) = (self.zm.dims[2], self.zm.dims[3]);
         Some(crate::format::BoundingBox {
             xmin,
@@ -279,7 +284,8 @@ impl Visitor for SphericalBounds {
             self.out_of_range = true;
         }
         if !x.is_nan() {
-            self.lon.insert(x.clamp(-180.0, 180.0), x.clamp(-180.0, 180.0));
+            self.lon
+                .insert(x.clamp(-180.0, 180.0), x.clamp(-180.0, 180.0));
         }
         if !y.is_nan() {
             self.add_lat(y);

@@ -30,9 +30,7 @@ use crate::bloom::{hash_value, Sbbf};
 use crate::encoding::dictionary::{self, DictionaryEncoder};
 use crate::encoding::{plain, rle};
 use crate::error::{Error, Result};
-use crate::format::{
-    CompressionCodec, Encoding, GeospatialStatistics, PhysicalType, Statistics,
-};
+use crate::format::{CompressionCodec, Encoding, GeospatialStatistics, PhysicalType, Statistics};
 use crate::geospatial::ChunkGeoStats;
 use crate::levels::count_level;
 use crate::page::encode::{DataPage, EncodedPage, PageEncoder, PageValues};

@@ -2,8 +2,12 @@
 
 python3 meta.py FILE...  prints one JSON line per file:
 {"num_rows": N, "row_groups": [{"num_rows": N, "columns": [[path, physical_type, codec,
-  statistics], ...]}]}
+  statistics, geo_statistics], ...]}]}
 or {"error": "..."} when pyarrow cannot open the file. Codec names are pyarrow's.
+
+`geo_statistics` is null when the chunk has no GeospatialStatistics, else pyarrow's
+`GeoStatistics.to_dict()`: {"geospatial_types": [..] or null, "xmin": V or null, ..,
+"mmax": V or null}.
 
 `statistics` is null when pyarrow has none for the chunk, else
 {"null_count": N or null, "min": V, "max": V} where min/max are null unless pyarrow's
@@ -79,7 +83,8 @@ def describe(path):
                 st = statistics(node, c.statistics)
             except Exception as e:  # noqa: BLE001
                 st = {"error": f"{type(e).__name__}: {e}"}
-            cols.append([c.path_in_schema, c.physical_type, c.compression, st])
+            geo = c.geo_statistics.to_dict() if c.is_geo_stats_set else None
+            cols.append([c.path_in_schema, c.physical_type, c.compression, st, geo])
         groups.append({"num_rows": rg.num_rows, "columns": cols})
     return {"num_rows": md.num_rows, "row_groups": groups}
 

@@ -30,7 +30,9 @@ fn worked_example_crosses_the_antimeridian_and_bulges() {
     assert_eq!((b.xmin, b.xmax), (170.0, -170.0));
     assert_eq!(b.ymin, 10.0);
     // tan(top) = tan(10°) / cos(10°), by hand: 10.15105...
-    let top = (10f64.to_radians().tan() / 10f64.to_radians().cos()).atan().to_degrees();
+    let top = (10f64.to_radians().tan() / 10f64.to_radians().cos())
+        .atan()
+        .to_degrees();
     assert!(close(b.ymax, top) && b.ymax >= top, "{} vs {top}", b.ymax);
     assert!((b.ymax - 10.151_08).abs() < 1e-5);
 }
@@ -59,29 +61,52 @@ fn poles() {
     // Over the north pole along the 0/180 meridian.
     let b = line(&[(0.0, 80.0), (180.0, 70.0)]);
     assert_eq!((b.ymin, b.ymax), (70.0, 90.0));
-    assert_eq!((b.xmin, b.xmax), (0.0, 180.0));
+    assert_eq!(
+        (b.xmin, b.xmax),
+        (-180.0, 180.0),
+        "the pole is every longitude"
+    );
     let b = line(&[(-90.0, -80.0), (90.0, -70.0)]);
     assert_eq!((b.ymin, b.ymax), (-90.0, -70.0));
     // Antipodes: no defined arc, the whole sphere.
     let b = line(&[(10.0, 20.0), (-170.0, -20.0)]);
-    assert_eq!((b.xmin, b.xmax, b.ymin, b.ymax), (-180.0, 180.0, -90.0, 90.0));
+    assert_eq!(
+        (b.xmin, b.xmax, b.ymin, b.ymax),
+        (-180.0, 180.0, -90.0, 90.0)
+    );
     // A vertex at the pole: along the other vertex's meridian.
     let b = line(&[(0.0, 90.0), (30.0, 60.0)]);
-    assert_eq!((b.xmin, b.xmax, b.ymin, b.ymax), (0.0, 30.0, 60.0, 90.0));
+    assert_eq!(
+        (b.xmin, b.xmax, b.ymin, b.ymax),
+        (-180.0, 180.0, 60.0, 90.0)
+    );
+    let b = line(&[(10.0, 89.0), (30.0, 60.0)]);
+    assert_eq!((b.xmin, b.xmax, b.ymin, b.ymax), (10.0, 30.0, 60.0, 89.0));
 }
 
 #[test]
 fn rings_around_a_pole_hold_it_either_way_round() {
-    let cap = [(0.0, 80.0), (90.0, 80.0), (180.0, 80.0), (-90.0, 80.0), (0.0, 80.0)];
+    let cap = [
+        (0.0, 80.0),
+        (90.0, 80.0),
+        (180.0, 80.0),
+        (-90.0, 80.0),
+        (0.0, 80.0),
+    ];
     let mut rev = cap;
     rev.reverse();
     for r in [&cap[..], &rev[..]] {
         let b = ring(r);
-        assert_eq!((b.xmin, b.xmax, b.ymin, b.ymax), (-180.0, 180.0, 80.0, 90.0));
+        assert_eq!(
+            (b.xmin, b.xmax, b.ymin, b.ymax),
+            (-180.0, 180.0, 80.0, 90.0)
+        );
     }
     // A ring at latitude -10 around the axis: the smaller side is the south (area
     // 2π(1 - sin 10°) < 2π).
-    let band: Vec<(f64, f64)> = (0..=12).map(|i| (-180.0 + 30.0 * i as f64, -10.0)).collect();
+    let band: Vec<(f64, f64)> = (0..=12)
+        .map(|i| (-180.0 + 30.0 * i as f64, -10.0))
+        .collect();
     let b = ring(&band);
     assert_eq!(b.ymin, -90.0);
     assert!(b.ymax < 0.0, "{b:?}");
