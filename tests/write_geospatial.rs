@@ -111,14 +111,17 @@ impl Wkb<'_> {
     }
 }
 
+/// A row group's recipe: (rows, types allowed, dims allowed, % null, % NaN coordinates,
+/// % empty points; 100 makes every geometry empty).
+type Plan = (usize, &'static [u32], &'static [u32], u64, u64, u64);
+
 /// One row group's values: `None` is a null.
 type Group = Vec<Option<Vec<u8>>>;
 
 fn groups(seed: u64) -> Vec<Group> {
     let mut rng = Rng(seed);
     let mut out = Vec::new();
-    // (rows, types allowed, dims allowed, % null, % NaN coordinates, % empty points)
-    let plans: [(usize, &[u32], &[u32], u64, u64, u64); 7] = [
+    let plans: [Plan; 7] = [
         (300, &[1, 2, 3, 4, 5, 6, 7], &[0, 1, 2, 3], 10, 3, 5),
         (50, &[1], &[0], 100, 0, 0),
         (40, &[1, 2, 3, 7], &[0, 1, 2, 3], 0, 0, 100),

@@ -37,7 +37,7 @@
 use alloc::vec::Vec;
 
 use super::{wkb, GeoBounds};
-use crate::format::{EdgeInterpolationAlgorithm, GeospatialStatistics, LogicalType};
+use crate::format::{GeospatialStatistics, LogicalType};
 
 /// Accumulates one column chunk's geospatial statistics.
 #[derive(Debug, Clone)]
@@ -52,7 +52,7 @@ pub struct ChunkGeoStats {
 enum Edges {
     Planar,
     #[cfg(feature = "std")]
-    Spherical(super::sphere::SphericalBounds),
+    Spherical(alloc::boxed::Box<super::sphere::SphericalBounds>),
     /// No box can be computed: type codes only.
     Unbounded,
 }
@@ -65,7 +65,7 @@ impl ChunkGeoStats {
             LogicalType::Geometry { .. } => Edges::Planar,
             LogicalType::Geography { algorithm, .. } => match algorithm {
                 #[cfg(feature = "std")]
-                None | Some(EdgeInterpolationAlgorithm::Spherical) => {
+                None | Some(crate::format::EdgeInterpolationAlgorithm::Spherical) => {
                     Edges::Spherical(Default::default())
                 }
                 _ => Edges::Unbounded,
@@ -87,7 +87,7 @@ impl ChunkGeoStats {
         let code = match &mut self.edges {
             Edges::Planar => wkb::scan(value, &mut self.planar).map(|()| None),
             #[cfg(feature = "std")]
-            Edges::Spherical(s) => wkb::walk(value, s).map(Some),
+            Edges::Spherical(s) => wkb::walk(value, &mut **s).map(Some),
             Edges::Unbounded => wkb::walk(value, &mut NoBox).map(Some),
         };
         match code {
