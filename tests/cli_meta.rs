@@ -2,7 +2,8 @@
 //! count, and each column's dotted path, physical type and codec, and its statistics
 //! (null_count, min, max: pyarrow's raw min/max printed by the JSON row contract, see
 //! tests/interop/meta.py), except where pyarrow departs from the spec or from parket's reading
-//! of it (`STAT_DIFFERENCES`, each with its reason). Encrypted files with an
+//! of it (`STAT_DIFFERENCES`, each with its reason), and each chunk's geospatial statistics
+//! (bounding box and type codes, pyarrow's `geo_statistics`). Encrypted files with an
 //! encrypted footer give the clean "encrypted" error; nothing in bad_data/ makes `meta` panic.
 
 use std::path::Path;
@@ -258,4 +259,39 @@ fn bad_data_never_panics_meta() {
             f.display()
         );
     }
+}
+
+/// The text form of geospatial statistics; the numbers are pyarrow's `geo_statistics` of
+/// the same chunks.
+#[test]
+fn meta_text_shows_geospatial_statistics() {
+    let dir = parket::testing::corpus_dir().join("data/geospatial");
+    let out = parket(&["meta", dir.join("geospatial.parquet").to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let geo: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("geospatial statistics: "))
+        .collect();
+    assert_eq!(geo.len(), 31);
+    assert!(geo[0].starts_with("bbox x 10..40, y 10..40, z 30..80, m 200..1600; types [1, 2, "));
+    assert!(geo[1].starts_with("no bbox; types [1, 2, 3"));
+    assert_eq!(geo[2], "no bbox; types unknown (empty list)");
+    assert_eq!(geo[10], "bbox x 30..40, y 10..20, z 40..60; types [1001]");
+    assert_eq!(geo[17], "bbox x 30..40, y 10..20, m 300..800; types [2001]");
+    // A GEOGRAPHY box across the antimeridian (SedonaDB's, row group 22).
+    let out = parket(&[
+        "meta",
+        dir.join("geography-lines.parquet").to_str().unwrap(),
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text
+        .lines()
+        .filter(|l| l.contains("geospatial statistics"))
+        .nth(22)
+        .unwrap();
+    assert!(
+        line.contains("x 176.64593038364546..-130.83077746623894")
+            && line.contains("x wraps the antimeridian (xmin > xmax)"),
+        "{line}"
+    );
 }

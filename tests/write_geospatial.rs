@@ -174,8 +174,10 @@ fn write_parket(path: &Path, schema: &str, groups: &[Group], options: WriteOptio
             }
         }
         let mut rg = w.next_row_group().unwrap();
-        rg.write(0, ValuesRef::ByteArray(values.as_ref()), &def, &[])
-            .unwrap();
+        for c in 0..rg.num_columns() {
+            rg.write(c, ValuesRef::ByteArray(values.as_ref()), &def, &[])
+                .unwrap();
+        }
         rg.finish().unwrap();
     }
     w.finish().unwrap();
@@ -317,6 +319,76 @@ fn no_min_max_nor_column_index_for_geospatial_columns() {
         options,
     );
     assert_eq!(read_geo(&path), [None]);
+}
+
+fn wkb_point(x: f64, y: f64) -> Vec<u8> {
+    let mut v = vec![1, 1, 0, 0, 0];
+    v.extend(x.to_le_bytes());
+    v.extend(y.to_le_bytes());
+    v
+}
+
+#[test]
+fn crs_and_algorithms_round_trip_and_choose_the_box() {
+    let schema = "message m {
+  optional binary k (GEOGRAPHY(OGC:CRS84,KARNEY));
+  optional binary g (GEOMETRY(srid:5070));
+  optional binary s (GEOGRAPHY);
+}";
+    // POINT (10 20), LINESTRING (170 10, -170 10), a null.
+    let mut line = vec![1, 2, 0, 0, 0, 2, 0, 0, 0];
+    for v in [170.0f64, 10.0, -170.0, 10.0] {
+        line.extend(v.to_le_bytes());
+    }
+    let groups = vec![vec![Some(wkb_point(10.0, 20.0)), Some(line), None]];
+    let path = temp("crs.parquet");
+    write_parket(&path, schema, &groups, WriteOptions::default());
+    let r = FileReader::from_owned(std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(
+        r.schema().to_string(),
+        Schema::parse(schema).unwrap().to_string()
+    );
+    let geo = |c: usize| {
+        let m = r.metadata().row_groups[0].columns[c]
+            .meta_data
+            .clone()
+            .unwrap();
+        m.geospatial_statistics.unwrap()
+    };
+    // KARNEY (ellipsoidal geodesics): type codes only.
+    assert_eq!(geo(0).bbox, None);
+    assert_eq!(geo(0).geospatial_types, Some(vec![1, 2]));
+    // Planar: the coordinates' extent.
+    let g = geo(1).bbox.unwrap();
+    assert_eq!(
+        (g.xmin, g.xmax, g.ymin, g.ymax),
+        (-170.0, 170.0, 10.0, 20.0)
+    );
+    // Spherical: covered longitudes {10} and 170..-170 across the antimeridian; the largest
+    // gap is -170..10, so the box wraps from 10 to -170; the arc bulges to 10.15108 degrees,
+    // below the point's 20.
+    let s = geo(2).bbox.unwrap();
+    assert_eq!((s.xmin, s.xmax, s.ymin, s.ymax), (10.0, -170.0, 10.0, 20.0));
+    // pyarrow reads the annotations as written.
+    let out = Command::new("python3")
+        .args([
+            "-c",
+            "import sys, pyarrow.parquet as pq; print(pq.ParquetFile(sys.argv[1]).schema)",
+        ])
+        .arg(&path)
+        .output();
+    match out {
+        Ok(o) if o.status.success() => {
+            let text = String::from_utf8_lossy(&o.stdout);
+            assert!(
+                text.contains("k (Geography(crs=OGC:CRS84, algorithm=karney))")
+                    && text.contains("g (Geometry(crs=srid:5070))")
+                    && text.contains("s (Geography(crs=, algorithm=spherical))"),
+                "{text}"
+            );
+        }
+        _ => eprintln!("skipped the pyarrow schema check: no python3 with pyarrow"),
+    }
 }
 
 /// Every row group of a corpus file rewritten by parket, column `column` returned.
