@@ -183,17 +183,24 @@ fn write_parket(path: &Path, schema: &str, groups: &[Group], options: WriteOptio
     w.finish().unwrap();
 }
 
-/// Each row group's statistics of column 0, through the reader's metadata API.
-fn read_geo(path: &Path) -> Vec<Option<GeospatialStatistics>> {
-    let r = FileReader::from_owned(std::fs::read(path).unwrap()).unwrap();
+/// Each row group's statistics of column `j`, through the reader's metadata API.
+fn chunk_geo(r: &FileReader<'_>, j: usize) -> Vec<Option<GeospatialStatistics>> {
     r.metadata()
         .row_groups
         .iter()
         .map(|rg| {
-            let m = rg.columns[0].meta_data.as_ref().unwrap();
+            let m = rg.columns[j].meta_data.as_ref().unwrap();
             m.geospatial_statistics.clone()
         })
         .collect()
+}
+
+/// Each row group's statistics of column 0 of the file at `path`.
+fn read_geo(path: &Path) -> Vec<Option<GeospatialStatistics>> {
+    chunk_geo(
+        &FileReader::from_owned(std::fs::read(path).unwrap()).unwrap(),
+        0,
+    )
 }
 
 /// pyarrow's statistics for the values of `path`'s `column`, row group by row group, as the
@@ -412,19 +419,7 @@ fn rewrite_corpus(
             )
         })
         .unwrap();
-    let theirs: Vec<_> = r
-        .metadata()
-        .row_groups
-        .iter()
-        .map(|rg| {
-            rg.columns[j]
-                .meta_data
-                .as_ref()
-                .unwrap()
-                .geospatial_statistics
-                .clone()
-        })
-        .collect();
+    let theirs = chunk_geo(&r, j);
     let out = temp(&format!("rewrite-{name}"));
     let file = std::fs::File::create(&out).unwrap();
     let mut w = FileWriter::new(
@@ -446,19 +441,7 @@ fn rewrite_corpus(
     w.finish().unwrap();
     drop(w);
     let r2 = FileReader::from_owned(std::fs::read(&out).unwrap()).unwrap();
-    let ours = r2
-        .metadata()
-        .row_groups
-        .iter()
-        .map(|rg| {
-            rg.columns[j]
-                .meta_data
-                .as_ref()
-                .unwrap()
-                .geospatial_statistics
-                .clone()
-        })
-        .collect();
+    let ours = chunk_geo(&r2, j);
     (ours, theirs)
 }
 
