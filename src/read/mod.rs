@@ -89,6 +89,12 @@ pub(crate) trait ReadAt {
     fn read_at(&self, pos: u64, buf: &mut [u8]) -> Result<()>;
     /// The file's length (seeks to its end).
     fn len(&self) -> Result<u64>;
+    /// Adds file bytes from offset `at` ([`FileReader::push`]); only the reader of
+    /// [`FileReader::from_tail`] keeps them. A method rather than a variant of [`Source`], so
+    /// that a program that never pushes links no code for it.
+    fn push(&mut self, at: u64, bytes: Vec<u8>) {
+        let _ = (at, bytes);
+    }
 }
 
 /// The reader of a [`FileReader`]: a mutex, so that the reader is `Sync` and scans on several
@@ -115,9 +121,6 @@ impl<R: std::io::Read + std::io::Seek> ReadAt for std::sync::Mutex<R> {
 /// Where the file's bytes come from.
 enum Source<'a> {
     Bytes(&'a [u8]),
-    /// Parts of the file that a caller fetched and pushed in.
-    #[cfg(feature = "std")]
-    Pushed(Pushed),
     /// Bytes the reader owns (a `Vec<u8>`, an `Arc<[u8]>`, ...).
     Owned(Box<dyn AsRef<[u8]> + Send + Sync + 'a>),
     #[cfg(feature = "std")]
@@ -233,6 +236,11 @@ impl ReadAt for Pushed {
 
     fn len(&self) -> Result<u64> {
         Ok(self.len)
+    }
+
+    fn push(&mut self, at: u64, bytes: Vec<u8>) {
+        let i = self.parts.partition_point(|(p, _)| *p < at);
+        self.parts.insert(i, (at, bytes));
     }
 }
 
@@ -406,10 +414,10 @@ impl<'a> FileReader<'a> {
         let metadata = footer::metadata_from_tail(&tail, file_len, &limits)?;
         let start = file_len - tail.len() as u64;
         Self::open(
-            Source::Pushed(Pushed {
+            Source::Reader(Box::new(Pushed {
                 len: file_len,
                 parts: alloc::vec![(start, tail)],
-            }),
+            })),
             file_len,
             metadata,
             limits,
@@ -420,9 +428,8 @@ impl<'a> FileReader<'a> {
     /// (ignored by other readers, which read their source).
     #[cfg(feature = "std")]
     pub fn push(&mut self, at: u64, bytes: Vec<u8>) {
-        if let Source::Pushed(p) = &mut self.source {
-            let i = p.parts.partition_point(|(p, _)| *p < at);
-            p.parts.insert(i, (at, bytes));
+        if let Source::Reader(r) = &mut self.source {
+            r.push(at, bytes);
         }
     }
 
@@ -689,8 +696,6 @@ impl<'a> FileReader<'a> {
         match &self.source {
             Source::Bytes(b) => SourceRef::Bytes(b),
             Source::Owned(b) => SourceRef::Bytes((**b).as_ref()),
-            #[cfg(feature = "std")]
-            Source::Pushed(p) => SourceRef::Reader(p),
             #[cfg(feature = "std")]
             Source::Reader(r) => SourceRef::Reader(&**r),
         }
