@@ -95,6 +95,9 @@ struct Located {
     ordinal: usize,
 }
 
+/// A step of the walk: [`PageWalk::step_located`], held by [`PageWalk`] as a pointer.
+type StepFn = fn(&mut PageWalk, &[u8], u64) -> Result<Step>;
+
 /// The pages of one column chunk: see the [module documentation](self).
 #[derive(Debug, Clone)]
 pub struct PageWalk {
@@ -110,6 +113,10 @@ pub struct PageWalk {
     /// With an offset index: the selected pages (in order) and the next one; the in-order walk
     /// runs up to `dict_end` (the first location) first.
     located: Option<(Vec<Located>, usize)>,
+    /// [`PageWalk::step_located`] once an offset index is in use: called through this
+    /// pointer, which only [`PageWalk::with_offset_index`] sets, so that a program that never
+    /// walks by the index links none of its code.
+    by_index: Option<StepFn>,
     dict_end: u64,
     /// Pages of the chunk the offset index lists, when it is used.
     index_pages: usize,
@@ -147,6 +154,7 @@ impl PageWalk {
             values_seen: 0,
             ordinal: 0,
             located: None,
+            by_index: None,
             dict_end: range.end,
             index_pages: 0,
             #[cfg(feature = "encryption")]
@@ -221,6 +229,7 @@ impl PageWalk {
                 .filter(|p| rows.overlaps(p.rows.0..p.rows.1))
                 .collect();
             self.located = Some((chosen, 0));
+            self.by_index = Some(PageWalk::step_located);
             self.dict_end = dict_end;
         }
         self
@@ -339,6 +348,14 @@ impl PageWalk {
         if self.pos < end && (self.located.is_some() || self.values_seen < self.range.num_values) {
             return self.in_order(window, at, end);
         }
+        match self.by_index {
+            Some(step_located) => step_located(self, window, at),
+            None => Ok(Step::Done),
+        }
+    }
+
+    /// The next step of the walk through the offset index, after the in-order part.
+    fn step_located(&mut self, window: &[u8], at: u64) -> Result<Step> {
         let Some((pages, next)) = self.located.as_mut() else {
             return Ok(Step::Done);
         };
