@@ -69,7 +69,8 @@ thrift_struct! {
         3: required num_rows: i64,
         /// 4: the row groups.
         4: required row_groups: Vec<RowGroup>,
-        /// 5: application key/value pairs.
+        /// 5: application key/value pairs (the Arrow schema, pandas metadata, ...).
+        #[extra]
         5: optional key_value_metadata: Vec<KeyValue>,
         /// 6: the writer, e.g. `parquet-mr version 1.13.1 (build ...)`.
         6: optional created_by: String,
