@@ -133,13 +133,19 @@ pub fn max_decimal_precision_for_flba(n: u64) -> u64 {
 
 /// Checks that `logical` may annotate a leaf of `physical` type (with `type_length` bytes
 /// for FIXED_LEN_BYTE_ARRAY). `Err` says why not.
-pub fn check_primitive(
+pub fn check_primitive<const STRICT: bool>(
     logical: &LogicalType,
     physical: PhysicalType,
     type_length: Option<usize>,
 ) -> Result<(), &'static str> {
     use PhysicalType as P;
-    let ok = |cond: bool, why: &'static str| if cond { Ok(()) } else { Err(why) };
+    let ok = |cond: bool, message: &'static str| {
+        if cond {
+            Ok(())
+        } else {
+            Err(why::<STRICT>(message))
+        }
+    };
     match logical {
         // Spec: STRING "may only be used to annotate the BYTE_ARRAY primitive type"; ENUM,
         // JSON, BSON, GEOMETRY and GEOGRAPHY "annotate"/"must annotate" BYTE_ARRAY.
@@ -181,16 +187,18 @@ pub fn check_primitive(
                 "INTEGER of 8, 16 or 32 bits annotates INT32 only",
             ),
             64 => ok(physical == P::Int64, "INTEGER(64) annotates INT64 only"),
-            _ => Err("INTEGER bit width must be 8, 16, 32 or 64"),
+            _ => Err(why::<STRICT>("INTEGER bit width must be 8, 16, 32 or 64")),
         },
         LogicalType::Decimal { scale, precision } => {
             // Spec: "Precision is required and must be a non-zero positive integer";
             // "Scale must be zero or a positive integer less than or equal to the precision".
             if *precision < 1 {
-                return Err("DECIMAL precision must be at least 1");
+                return Err(why::<STRICT>("DECIMAL precision must be at least 1"));
             }
             if *scale < 0 || scale > precision {
-                return Err("DECIMAL scale must be between 0 and the precision");
+                return Err(why::<STRICT>(
+                    "DECIMAL scale must be between 0 and the precision",
+                ));
             }
             let p = *precision as u64;
             match physical {
@@ -201,32 +209,38 @@ pub fn check_primitive(
                     "DECIMAL precision exceeds what the FIXED_LEN_BYTE_ARRAY length holds",
                 ),
                 P::ByteArray => Ok(()),
-                _ => Err("DECIMAL annotates INT32, INT64, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY"),
+                _ => Err(why::<STRICT>(
+                    "DECIMAL annotates INT32, INT64, BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY",
+                )),
             }
         }
         // Spec: UNKNOWN (NullType) "may be used to annotate any type" whose values are all null.
         LogicalType::Unknown => Ok(()),
         LogicalType::Map | LogicalType::List | LogicalType::Variant { .. } | LogicalType::File => {
-            Err("MAP, LIST, VARIANT and FILE annotate groups only")
+            Err(why::<STRICT>(
+                "MAP, LIST, VARIANT and FILE annotate groups only",
+            ))
         }
         // A member of a newer spec: the column reads as its physical type.
-        LogicalType::Unrecognized { .. } => Err("unrecognized logical type"),
+        LogicalType::Unrecognized { .. } => Err(why::<STRICT>("unrecognized logical type")),
     }
 }
 
 /// Checks that `logical` may annotate a group: MAP, LIST and VARIANT only.
-pub fn check_group(logical: &LogicalType) -> Result<(), &'static str> {
+pub fn check_group<const STRICT: bool>(logical: &LogicalType) -> Result<(), &'static str> {
     match logical {
         LogicalType::Map | LogicalType::List | LogicalType::Variant { .. } | LogicalType::File => {
             Ok(())
         }
-        _ => Err("only MAP, LIST, VARIANT and FILE annotate groups"),
+        _ => Err(why::<STRICT>(
+            "only MAP, LIST, VARIANT and FILE annotate groups",
+        )),
     }
 }
 
 /// Checks a ConvertedType that has no LogicalType (`INTERVAL`, `MAP_KEY_VALUE`) against the
 /// node it annotates. `physical` is `None` for a group.
-pub fn check_converted_only(
+pub fn check_converted_only<const STRICT: bool>(
     converted: ConvertedType,
     physical: Option<PhysicalType>,
     type_length: Option<usize>,
@@ -237,16 +251,32 @@ pub fn check_converted_only(
             if physical == Some(PhysicalType::FixedLenByteArray) && type_length == Some(12) {
                 Ok(())
             } else {
-                Err("INTERVAL annotates FIXED_LEN_BYTE_ARRAY(12) only")
+                Err(why::<STRICT>(
+                    "INTERVAL annotates FIXED_LEN_BYTE_ARRAY(12) only",
+                ))
             }
         }
         ConvertedType::MapKeyValue => {
             if physical.is_none() {
                 Ok(())
             } else {
-                Err("MAP_KEY_VALUE annotates groups only")
+                Err(why::<STRICT>("MAP_KEY_VALUE annotates groups only"))
             }
         }
-        _ => Err("this converted type needs its DECIMAL precision"),
+        _ => Err(why::<STRICT>(
+            "this converted type needs its DECIMAL precision",
+        )),
+    }
+}
+
+/// The reason an annotation does not fit, as the strict mode (builder, parser) reports it. A
+/// reader of files (`STRICT = false`) drops such an annotation without a word, so its
+/// instances of the checks above carry no message: the strings are not linked into a reader.
+#[inline(always)]
+fn why<const STRICT: bool>(message: &'static str) -> &'static str {
+    if STRICT {
+        message
+    } else {
+        ""
     }
 }

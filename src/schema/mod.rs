@@ -472,8 +472,8 @@ fn resolve_annotation<const STRICT: bool>(
 ) -> core::result::Result<(Option<LogicalType>, Option<ConvertedType>), &'static str> {
     let strict = STRICT;
     let check = |lt: &LogicalType| match physical {
-        Some(p) => annotation::check_primitive(lt, p, type_length),
-        None => annotation::check_group(lt),
+        Some(p) => annotation::check_primitive::<STRICT>(lt, p, type_length),
+        None => annotation::check_group::<STRICT>(lt),
     };
     if let Some(lt) = &e.logical_type {
         match check(lt) {
@@ -509,7 +509,7 @@ fn resolve_annotation<const STRICT: bool>(
         let verdict = match logical_type_of(ct, e.scale, e.precision) {
             Some(lt) => check(&lt).map(|()| (Some(lt), Some(ct))),
             None if ct == ConvertedType::Decimal => Err("DECIMAL needs a precision"),
-            None => annotation::check_converted_only(ct, physical, type_length)
+            None => annotation::check_converted_only::<STRICT>(ct, physical, type_length)
                 .map(|()| (None, Some(ct))),
         };
         match verdict {
