@@ -61,6 +61,8 @@
 
 extern crate alloc;
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod bloom;
 pub mod bytes;
 pub mod compression;

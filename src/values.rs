@@ -72,6 +72,11 @@ impl ByteArrays {
         ok.then_some(ByteArrays { offsets, data })
     }
 
+    /// The offsets (`len + 1`, from 0) and the data buffer, without a copy.
+    pub fn into_parts(self) -> (Vec<usize>, Vec<u8>) {
+        (self.offsets, self.data)
+    }
+
     /// Appends one value.
     #[inline]
     pub fn push(&mut self, value: &[u8]) {

@@ -108,6 +108,11 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         self
     }
 
+    /// The file the scan reads.
+    pub fn file(&self) -> &'f FileReader<'a> {
+        self.file
+    }
+
     /// Reads only these columns (dotted leaf or group paths; default all).
     pub fn columns(mut self, paths: &[&str]) -> Self {
         self.columns = Some(paths.iter().map(|p| String::from(*p)).collect());

@@ -201,6 +201,12 @@ impl<W: Sink> FileWriter<W> {
         self.offset
     }
 
+    /// The options the file is written with.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn options(&self) -> &WriteOptions {
+        &self.options
+    }
+
     fn column_writers(&mut self) -> Result<Vec<ColumnWriter>> {
         let mut columns = self
             .schema

@@ -1,0 +1,682 @@
+//! Reading: the levels and values of a [`Scan`]'s batches, straight into Arrow arrays.
+//!
+//! Each Arrow array is built from one leaf's levels (Dremel, the spec's "Nested Encoding"):
+//! its slots are the level positions at which its innermost repeated ancestor has an element
+//! (`rep <= r` and `def >= d` of that ancestor; every position at the top level), a slot is
+//! valid when `def` reaches the node's own definition level, and a list's elements are the
+//! positions that follow at its repeated child's level. Values go in without a copy where the
+//! layouts agree (required INT32/INT64/FLOAT/DOUBLE columns; BYTE_ARRAY data buffers).
+//!
+//! For `optional group a (LIST) { repeated group list { optional int32 element; } }` and the
+//! rows `[1, null]`, `null`, `[]`:
+//!
+//! ```text
+//! rep   0 1 0 0      list slots at rep 0: 3; valid where def >= 1: [x, -, x]
+//! def   3 2 0 1      elements where def >= 2: offsets [0, 2, 2, 2]
+//! value 1            element valid where def == 3: [1, null]
+//! ```
+
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use std::collections::HashMap;
+
+use arrow_array::types::{
+    Date32Type, Date64Type, Decimal128Type, Decimal256Type, DurationMicrosecondType,
+    DurationMillisecondType, DurationNanosecondType, DurationSecondType, Float16Type, Float32Type,
+    Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, Time32MillisecondType,
+    Time32SecondType, Time64MicrosecondType, Time64NanosecondType, TimestampMicrosecondType,
+    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt16Type,
+    UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{
+    Array, ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray,
+    DictionaryArray, FixedSizeBinaryArray, LargeBinaryArray, LargeListArray, LargeStringArray,
+    ListArray, MapArray, NullArray, PrimitiveArray, RecordBatch, RecordBatchOptions, StringArray,
+    StringViewArray, StructArray,
+};
+use arrow_buffer::{i256, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, ScalarBuffer};
+use arrow_schema::{ArrowError, DataType, SchemaRef, TimeUnit};
+
+use super::schema::{plan_schema, Conv, Kind, Plan};
+use crate::error::{Error, Result};
+use crate::levels::LeafData;
+use crate::read::{FileReader, Scan, ScanBuilder};
+use crate::schema::Schema;
+use crate::values::{ByteArrays, Values};
+
+/// Record batches of a file: an iterator of `Result<RecordBatch>`, one per batch of its
+/// [`Scan`] (row groups, rows, predicate and batch size as the [`ScanBuilder`] chose).
+///
+/// ```
+/// # fn main() -> parket::Result<()> {
+/// # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
+/// use arrow_array::{Array, Int32Array};
+/// use parket::arrow::BatchReader;
+/// use parket::read::FileReader;
+///
+/// let file = FileReader::from_bytes(&bytes)?;
+/// let mut batches = BatchReader::from_scan(file.scan().columns(&["id"]).batch_size(5))?;
+/// let first = batches.next().unwrap()?;
+/// assert_eq!(first.num_rows(), 5);
+/// let ids = first.column(0).as_any().downcast_ref::<Int32Array>().unwrap();
+/// assert_eq!(ids.values(), &[4, 5, 6, 7, 2]);
+/// assert_eq!(batches.next().unwrap()?.num_rows(), 3);
+/// # Ok(()) }
+/// ```
+pub struct BatchReader<'f, 'a> {
+    scan: Scan<'f, 'a>,
+    schema: SchemaRef,
+    plans: Vec<Plan>,
+    paths: Vec<String>,
+    failed: bool,
+}
+
+impl<'f, 'a> BatchReader<'f, 'a> {
+    /// All columns of `file`, in batches of
+    /// [`DEFAULT_BATCH_ROWS`](crate::read::scan::DEFAULT_BATCH_ROWS) rows.
+    pub fn new(file: &'f FileReader<'a>) -> Result<Self> {
+        Self::from_scan(file.scan())
+    }
+
+    /// The columns named by `columns` (dotted leaf or group paths, as
+    /// [`ScanBuilder::columns`] takes them), in batches of `batch_size` rows.
+    pub fn with_columns(
+        file: &'f FileReader<'a>,
+        columns: &[&str],
+        batch_size: usize,
+    ) -> Result<Self> {
+        Self::from_scan(file.scan().columns(columns).batch_size(batch_size))
+    }
+
+    /// The batches of a scan: its projection, row groups, rows, predicate and batch size.
+    pub fn from_scan(scan: ScanBuilder<'f, 'a>) -> Result<Self> {
+        let hint = super::ipc::stored_schema(scan.file().metadata())?;
+        let scan = scan.build()?;
+        let (schema, plans) = plan_schema(scan.schema(), hint.as_ref())?;
+        let paths = scan
+            .schema()
+            .columns()
+            .iter()
+            .map(|c| c.path_string())
+            .collect();
+        Ok(BatchReader {
+            scan,
+            schema: Arc::new(schema),
+            plans,
+            paths,
+            failed: false,
+        })
+    }
+
+    /// The Arrow schema of the batches.
+    pub fn schema(&self) -> SchemaRef {
+        self.schema.clone()
+    }
+
+    fn next_batch(&mut self) -> Result<Option<RecordBatch>> {
+        let Some(batch) = self.scan.next_batch()? else {
+            return Ok(None);
+        };
+        let rows = usize::try_from(batch.num_rows())
+            .map_err(|_| Error::out_of_range("rows in a batch", -1))?;
+        let mut leaves = Leaves::new(batch.columns, self.scan.schema());
+        let mut columns = Vec::with_capacity(self.plans.len());
+        for p in &self.plans {
+            let a = build(p, &mut leaves, &self.paths).map_err(|e| e.in_row_group(batch.row_group))?;
+            columns.push(a);
+        }
+        let options = RecordBatchOptions::new().with_row_count(Some(rows));
+        RecordBatch::try_new_with_options(self.schema.clone(), columns, &options)
+            .map(Some)
+            .map_err(|e| arrow_error(e, ""))
+    }
+}
+
+impl Iterator for BatchReader<'_, '_> {
+    type Item = Result<RecordBatch>;
+
+    /// The next batch; after an error the reader ends.
+    fn next(&mut self) -> Option<Result<RecordBatch>> {
+        if self.failed {
+            return None;
+        }
+        let r = self.next_batch().transpose();
+        self.failed = matches!(r, Some(Err(_)));
+        r
+    }
+}
+
+/// The Arrow schema `file` reads as (all columns): see [`super`]'s mapping table.
+pub fn arrow_schema(file: &FileReader<'_>) -> Result<SchemaRef> {
+    let hint = super::ipc::stored_schema(file.metadata())?;
+    plan_schema(file.schema(), hint.as_ref()).map(|(s, _)| Arc::new(s))
+}
+
+pub(crate) fn arrow_error(e: ArrowError, path: &str) -> Error {
+    let e = Error::invalid_argument(alloc::format!("Arrow: {e}"));
+    if path.is_empty() {
+        e
+    } else {
+        e.in_column(path)
+    }
+}
+
+/// The levels of each leaf of a batch, and its values until a leaf array takes them.
+struct Leaves {
+    def: Vec<Vec<u16>>,
+    rep: Vec<Vec<u16>>,
+    values: Vec<Option<Values>>,
+    max_def: Vec<u16>,
+    max_rep: Vec<u16>,
+}
+
+impl Leaves {
+    fn new(columns: Vec<LeafData>, schema: &Schema) -> Self {
+        let n = columns.len();
+        let mut l = Leaves {
+            def: Vec::with_capacity(n),
+            rep: Vec::with_capacity(n),
+            values: Vec::with_capacity(n),
+            max_def: Vec::with_capacity(n),
+            max_rep: Vec::with_capacity(n),
+        };
+        for (c, d) in columns.into_iter().zip(schema.columns()) {
+            l.def.push(c.def_levels);
+            l.rep.push(c.rep_levels);
+            l.values.push(Some(c.values));
+            l.max_def.push(d.max_def_level);
+            l.max_rep.push(d.max_rep_level);
+        }
+        l
+    }
+
+    /// Level positions of leaf `c`.
+    fn positions(&self, c: usize) -> usize {
+        if self.max_def[c] > 0 {
+            self.def[c].len()
+        } else if self.max_rep[c] > 0 {
+            self.rep[c].len()
+        } else {
+            self.values[c].as_ref().map_or(0, Values::len)
+        }
+    }
+}
+
+/// Calls `f(position, def)` for each slot of a node whose innermost repeated ancestor is at
+/// (`ctx_rep`, `ctx_def`), over the levels of leaf `c`.
+fn for_slots(l: &Leaves, c: usize, ctx_rep: u16, ctx_def: u16, mut f: impl FnMut(u16)) {
+    let def = &l.def[c];
+    if l.max_rep[c] == 0 {
+        if def.is_empty() {
+            for _ in 0..l.positions(c) {
+                f(u16::MAX);
+            }
+        } else {
+            def.iter().for_each(|&d| f(d));
+        }
+        return;
+    }
+    for (&r, &d) in l.rep[c].iter().zip(def.iter()) {
+        if r <= ctx_rep && d >= ctx_def {
+            f(d);
+        }
+    }
+}
+
+/// Slot validity of a node valid at `valid_def`: `None` when every slot is valid.
+fn validity(l: &Leaves, c: usize, p: &Plan) -> (usize, Option<NullBuffer>) {
+    let mut valid = Vec::new();
+    let mut nulls = 0usize;
+    for_slots(l, c, p.ctx_rep, p.ctx_def, |d| {
+        let v = d >= p.valid_def;
+        nulls += usize::from(!v);
+        valid.push(v);
+    });
+    let n = valid.len();
+    (n, (nulls > 0).then(|| NullBuffer::from(valid)))
+}
+
+fn build(p: &Plan, l: &mut Leaves, paths: &[String]) -> Result<ArrayRef> {
+    match &p.kind {
+        Kind::Leaf { column, conv } => {
+            let c = *column;
+            let path = paths.get(c).map_or("", String::as_str);
+            build_leaf(p, conv, l, c).map_err(|e| e.in_column(path))
+        }
+        Kind::Struct(children) => {
+            let c = p.first_column().unwrap_or(0);
+            let (n, nulls) = validity(l, c, p);
+            let mut arrays = Vec::with_capacity(children.len());
+            for ch in children {
+                arrays.push(build(ch, l, paths)?);
+            }
+            let DataType::Struct(fields) = p.field.data_type() else {
+                return Err(Error::invalid_argument("struct plan without struct type"));
+            };
+            StructArray::try_new_with_length(fields.clone(), arrays, nulls, n)
+                .map(|a| Arc::new(a) as ArrayRef)
+                .map_err(|e| arrow_error(e, paths.get(c).map_or("", String::as_str)))
+        }
+        Kind::List {
+            elem_rep,
+            elem_def,
+            child,
+        } => {
+            let c = p.first_column().unwrap_or(0);
+            let path = paths.get(c).map_or("", String::as_str);
+            let (offsets, nulls) = list_offsets(l, c, p, *elem_rep, *elem_def);
+            let values = build(child, l, paths)?;
+            let r: core::result::Result<ArrayRef, ArrowError> = match p.field.data_type() {
+                DataType::List(f) => {
+                    let o = to_offsets::<i32>(&offsets, path)?;
+                    ListArray::try_new(f.clone(), o, values, nulls).map(|a| Arc::new(a) as _)
+                }
+                DataType::LargeList(f) => {
+                    let o = to_offsets::<i64>(&offsets, path)?;
+                    LargeListArray::try_new(f.clone(), o, values, nulls).map(|a| Arc::new(a) as _)
+                }
+                DataType::Map(f, sorted) => {
+                    let o = to_offsets::<i32>(&offsets, path)?;
+                    let entries = values
+                        .as_any()
+                        .downcast_ref::<StructArray>()
+                        .cloned()
+                        .ok_or_else(|| Error::invalid_argument("map entries are not a struct"))?;
+                    MapArray::try_new(f.clone(), o, entries, nulls, *sorted)
+                        .map(|a| Arc::new(a) as _)
+                }
+                _ => return Err(Error::invalid_argument("list plan without list type")),
+            };
+            r.map_err(|e| arrow_error(e, path))
+        }
+    }
+}
+
+/// A list's offsets (`slots + 1`, from 0) and validity, from the levels of leaf `c`.
+fn list_offsets(
+    l: &Leaves,
+    c: usize,
+    p: &Plan,
+    elem_rep: u16,
+    elem_def: u16,
+) -> (Vec<usize>, Option<NullBuffer>) {
+    let mut offsets = Vec::new();
+    let mut valid = Vec::new();
+    let mut nulls = 0usize;
+    let mut count = 0usize;
+    for (&r, &d) in l.rep[c].iter().zip(l.def[c].iter()) {
+        if r <= p.ctx_rep {
+            if d < p.ctx_def {
+                continue;
+            }
+            offsets.push(count);
+            let v = d >= p.valid_def;
+            nulls += usize::from(!v);
+            valid.push(v);
+            count += usize::from(d >= elem_def);
+        } else if r <= elem_rep {
+            count += 1;
+        }
+    }
+    offsets.push(count);
+    (offsets, (nulls > 0).then(|| NullBuffer::from(valid)))
+}
+
+fn to_offsets<O: arrow_buffer::ArrowNativeType + TryFrom<usize>>(
+    offsets: &[usize],
+    path: &str,
+) -> Result<OffsetBuffer<O>> {
+    let mut v = Vec::with_capacity(offsets.len());
+    for &o in offsets {
+        v.push(O::try_from(o).map_err(|_| {
+            Error::limit("offset past what the Arrow offset type holds", o as u64, 0)
+                .in_column(path)
+        })?);
+    }
+    Ok(OffsetBuffer::new(ScalarBuffer::from(v)))
+}
+
+/// Slot validity of a leaf, as one bool per slot (`None`: all valid, as many as values).
+fn leaf_slots(p: &Plan, l: &Leaves, c: usize) -> Option<Vec<bool>> {
+    if l.max_def[c] == 0 {
+        return None;
+    }
+    let mut valid = Vec::with_capacity(l.def[c].len());
+    let mut all = true;
+    for_slots(l, c, p.ctx_rep, p.ctx_def, |d| {
+        let v = d >= p.valid_def;
+        all &= v;
+        valid.push(v);
+    });
+    (!all).then_some(valid)
+}
+
+/// `values` spread over the slots, `T::default()` in the null ones.
+fn scatter<T: Copy + Default>(values: Vec<T>, slots: Option<&[bool]>) -> Vec<T> {
+    let Some(slots) = slots else {
+        return values;
+    };
+    let mut out = Vec::with_capacity(slots.len());
+    let mut k = 0usize;
+    for &s in slots {
+        out.push(if s { values.get(k).copied().unwrap_or_default() } else { T::default() });
+        k += usize::from(s);
+    }
+    out
+}
+
+fn primitive<T: ArrowPrimitiveType>(
+    values: Vec<T::Native>,
+    slots: Option<&[bool]>,
+    dt: &DataType,
+) -> ArrayRef {
+    let v = scatter(values, slots);
+    let nulls = slots.map(NullBuffer::from);
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), nulls).with_data_type(dt.clone()))
+}
+
+fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRef> {
+    let slots = leaf_slots(p, l, c);
+    let values = l.values[c]
+        .take()
+        .ok_or_else(|| Error::invalid_argument("a leaf column used twice"))?;
+    let expected = slots
+        .as_ref()
+        .map_or(values.len(), |s| s.iter().filter(|v| **v).count());
+    if expected != values.len() {
+        return Err(Error::out_of_spec(
+            "the definition levels do not match the number of values",
+        ));
+    }
+    let s = slots.as_deref();
+    let dt = p.field.data_type();
+    let nulls = || s.map(NullBuffer::from);
+    Ok(match (values, dt) {
+        (_, DataType::Null) => Arc::new(NullArray::new(s.map_or(expected, <[bool]>::len))),
+        (Values::Boolean(v), DataType::Boolean) => {
+            let v = scatter(v, s);
+            Arc::new(BooleanArray::new(BooleanBuffer::from(v), nulls()))
+        }
+        (Values::Int32(v), _) => int32_array(v, s, dt, conv)?,
+        (Values::Int64(v), _) => int64_array(v, s, dt, conv)?,
+        (Values::Int96(v), DataType::Timestamp(TimeUnit::Nanosecond, _)) => {
+            let v = v.iter().map(int96_nanos).collect();
+            primitive::<TimestampNanosecondType>(v, s, dt)
+        }
+        (Values::Float(v), DataType::Float32) => primitive::<Float32Type>(v, s, dt),
+        (Values::Double(v), DataType::Float64) => primitive::<Float64Type>(v, s, dt),
+        (Values::ByteArray(v), _) if matches!(conv, Conv::BytesDecimal) => {
+            decimal_from_bytes(v.iter(), s, dt)?
+        }
+        (Values::FixedLenByteArray(v), _) if matches!(conv, Conv::BytesDecimal) => {
+            decimal_from_bytes(v.as_ref().iter(), s, dt)?
+        }
+        (Values::FixedLenByteArray(v), DataType::Float16) => {
+            let h = v
+                .as_ref()
+                .iter()
+                .map(|b| {
+                    let bits = u16::from_le_bytes([b[0], b.get(1).copied().unwrap_or(0)]);
+                    <Float16Type as ArrowPrimitiveType>::Native::from_bits(bits)
+                })
+                .collect();
+            primitive::<Float16Type>(h, s, dt)
+        }
+        (Values::FixedLenByteArray(v), DataType::FixedSizeBinary(w)) => {
+            let width = v.width();
+            let data = v.as_ref().data().to_vec();
+            let data = match s {
+                None => data,
+                Some(s) => {
+                    let mut out = Vec::with_capacity(s.len() * width);
+                    let mut k = 0usize;
+                    for &valid in s {
+                        if valid {
+                            out.extend_from_slice(data.get(k..k + width).unwrap_or(&[]));
+                            k += width;
+                        } else {
+                            out.resize(out.len() + width, 0);
+                        }
+                    }
+                    out
+                }
+            };
+            let n = s.map_or(expected, <[bool]>::len);
+            Arc::new(
+                FixedSizeBinaryArray::try_new_with_len(*w, Buffer::from_vec(data), nulls(), n)
+                    .map_err(|e| arrow_error(e, ""))?,
+            )
+        }
+        (Values::ByteArray(v), _) => bytes_array(v, s, dt)?,
+        (v, dt) => {
+            return Err(Error::invalid_argument(alloc::format!(
+                "{:?} values cannot be read as Arrow {dt}",
+                v.physical_type()
+            )))
+        }
+    })
+}
+
+fn int96_nanos(v: &[u8; 12]) -> i64 {
+    const JULIAN_UNIX_EPOCH: i64 = 2_440_588;
+    let mut lo = [0u8; 8];
+    lo.copy_from_slice(&v[..8]);
+    let mut hi = [0u8; 4];
+    hi.copy_from_slice(&v[8..]);
+    let nanos = i64::from_le_bytes(lo);
+    let day = i64::from(i32::from_le_bytes(hi));
+    (day - JULIAN_UNIX_EPOCH)
+        .wrapping_mul(86_400_000_000_000)
+        .wrapping_add(nanos)
+}
+
+fn scale<T: Copy + Into<i64>>(v: &[T], mul: i64, div: i64) -> Vec<i64> {
+    v.iter()
+        .map(|&x| {
+            let x: i64 = x.into();
+            x.wrapping_mul(mul) / div.max(1)
+        })
+        .collect()
+}
+
+fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType, conv: &Conv) -> Result<ArrayRef> {
+    Ok(match dt {
+        DataType::Int32 => primitive::<Int32Type>(v, s, dt),
+        DataType::Date32 => primitive::<Date32Type>(v, s, dt),
+        DataType::Int8 => primitive::<Int8Type>(v.iter().map(|&x| x as i8).collect(), s, dt),
+        DataType::Int16 => primitive::<Int16Type>(v.iter().map(|&x| x as i16).collect(), s, dt),
+        DataType::UInt8 => primitive::<UInt8Type>(v.iter().map(|&x| x as u8).collect(), s, dt),
+        DataType::UInt16 => primitive::<UInt16Type>(v.iter().map(|&x| x as u16).collect(), s, dt),
+        DataType::UInt32 => primitive::<UInt32Type>(v.iter().map(|&x| x as u32).collect(), s, dt),
+        DataType::Decimal128(..) => {
+            primitive::<Decimal128Type>(v.iter().map(|&x| i128::from(x)).collect(), s, dt)
+        }
+        DataType::Decimal256(..) => {
+            primitive::<Decimal256Type>(v.iter().map(|&x| i256::from_i128(x.into())).collect(), s, dt)
+        }
+        DataType::Time32(u) => {
+            let v = match conv {
+                Conv::Scale { mul, div } => scale(&v, *mul, *div).into_iter().map(|x| x as i32).collect(),
+                _ => v,
+            };
+            match u {
+                TimeUnit::Second => primitive::<Time32SecondType>(v, s, dt),
+                _ => primitive::<Time32MillisecondType>(v, s, dt),
+            }
+        }
+        DataType::Date64 => {
+            let (mul, div) = match conv {
+                Conv::Scale { mul, div } => (*mul, *div),
+                _ => (86_400_000, 1),
+            };
+            primitive::<Date64Type>(scale(&v, mul, div), s, dt)
+        }
+        _ => return Err(Error::invalid_argument(alloc::format!("INT32 cannot be read as Arrow {dt}"))),
+    })
+}
+
+fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType, conv: &Conv) -> Result<ArrayRef> {
+    let v = match conv {
+        Conv::Scale { mul, div } => scale(&v, *mul, *div),
+        _ => v,
+    };
+    Ok(match dt {
+        DataType::Int64 => primitive::<Int64Type>(v, s, dt),
+        DataType::UInt64 => primitive::<UInt64Type>(v.iter().map(|&x| x as u64).collect(), s, dt),
+        DataType::Decimal128(..) => {
+            primitive::<Decimal128Type>(v.iter().map(|&x| i128::from(x)).collect(), s, dt)
+        }
+        DataType::Decimal256(..) => {
+            primitive::<Decimal256Type>(v.iter().map(|&x| i256::from_i128(x.into())).collect(), s, dt)
+        }
+        DataType::Timestamp(u, _) => match u {
+            TimeUnit::Second => primitive::<TimestampSecondType>(v, s, dt),
+            TimeUnit::Millisecond => primitive::<TimestampMillisecondType>(v, s, dt),
+            TimeUnit::Microsecond => primitive::<TimestampMicrosecondType>(v, s, dt),
+            TimeUnit::Nanosecond => primitive::<TimestampNanosecondType>(v, s, dt),
+        },
+        DataType::Time64(u) => match u {
+            TimeUnit::Nanosecond => primitive::<Time64NanosecondType>(v, s, dt),
+            _ => primitive::<Time64MicrosecondType>(v, s, dt),
+        },
+        DataType::Duration(u) => match u {
+            TimeUnit::Second => primitive::<DurationSecondType>(v, s, dt),
+            TimeUnit::Millisecond => primitive::<DurationMillisecondType>(v, s, dt),
+            TimeUnit::Microsecond => primitive::<DurationMicrosecondType>(v, s, dt),
+            TimeUnit::Nanosecond => primitive::<DurationNanosecondType>(v, s, dt),
+        },
+        _ => return Err(Error::invalid_argument(alloc::format!("INT64 cannot be read as Arrow {dt}"))),
+    })
+}
+
+/// Big-endian two's complement bytes (at most 32) to decimals.
+fn decimal_from_bytes<'b>(
+    values: impl Iterator<Item = &'b [u8]>,
+    s: Option<&[bool]>,
+    dt: &DataType,
+) -> Result<ArrayRef> {
+    let wide = matches!(dt, DataType::Decimal256(..));
+    let limit = if wide { 32 } else { 16 };
+    let mut out128 = Vec::new();
+    let mut out256 = Vec::new();
+    for b in values {
+        if b.len() > limit {
+            return Err(Error::out_of_spec("a DECIMAL value wider than its Arrow type"));
+        }
+        let fill = if b.first().is_some_and(|x| x & 0x80 != 0) { 0xff } else { 0 };
+        let mut buf = [fill; 32];
+        buf[32 - b.len()..].copy_from_slice(b);
+        if wide {
+            out256.push(i256::from_be_bytes(buf));
+        } else {
+            let mut x = [0u8; 16];
+            x.copy_from_slice(&buf[16..]);
+            out128.push(i128::from_be_bytes(x));
+        }
+    }
+    Ok(if wide {
+        primitive::<Decimal256Type>(out256, s, dt)
+    } else {
+        primitive::<Decimal128Type>(out128, s, dt)
+    })
+}
+
+/// BYTE_ARRAY values into a string or binary array (offsets spread over the slots; the
+/// data buffer is moved, not copied).
+fn bytes_array(v: ByteArrays, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {
+    let nulls = s.map(NullBuffer::from);
+    let (offsets, data) = v.into_parts();
+    let large = matches!(dt, DataType::LargeUtf8 | DataType::LargeBinary);
+    let spread = |push: &mut dyn FnMut(usize)| match s {
+        None => offsets.iter().for_each(|&o| push(o)),
+        Some(s) => {
+            let mut k = 0usize;
+            push(0);
+            for &valid in s {
+                k += usize::from(valid);
+                push(offsets.get(k).copied().unwrap_or(0));
+            }
+        }
+    };
+    if large {
+        let mut o = Vec::with_capacity(s.map_or(offsets.len(), |s| s.len() + 1));
+        spread(&mut |x| o.push(x as i64));
+        let o = OffsetBuffer::new(ScalarBuffer::from(o));
+        let data = Buffer::from_vec(data);
+        let a: ArrayRef = if *dt == DataType::LargeUtf8 {
+            Arc::new(LargeStringArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+        } else {
+            Arc::new(LargeBinaryArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+        };
+        return Ok(a);
+    }
+    if data.len() > i32::MAX as usize {
+        return Err(Error::limit(
+            "bytes of a BYTE_ARRAY batch for 32-bit Arrow offsets",
+            data.len() as u64,
+            i32::MAX as u64,
+        ));
+    }
+    let mut o = Vec::with_capacity(s.map_or(offsets.len(), |s| s.len() + 1));
+    spread(&mut |x| o.push(x as i32));
+    let o = OffsetBuffer::new(ScalarBuffer::from(o));
+    let data = Buffer::from_vec(data);
+    let text = matches!(dt, DataType::Utf8 | DataType::Utf8View)
+        || matches!(dt, DataType::Dictionary(_, v) if **v == DataType::Utf8);
+    let plain: ArrayRef = if text {
+        Arc::new(StringArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+    } else {
+        Arc::new(BinaryArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+    };
+    Ok(match dt {
+        DataType::Utf8View => {
+            let a = plain.as_any().downcast_ref::<StringArray>().map(StringViewArray::from);
+            Arc::new(a.ok_or_else(|| Error::invalid_argument("string view"))?)
+        }
+        DataType::BinaryView => {
+            let a = plain.as_any().downcast_ref::<BinaryArray>().map(BinaryViewArray::from);
+            Arc::new(a.ok_or_else(|| Error::invalid_argument("binary view"))?)
+        }
+        DataType::Dictionary(..) => dictionary(&plain, text)?,
+        _ => plain,
+    })
+}
+
+/// A string or binary array as Int32 keys into its distinct values (first-seen order).
+fn dictionary(plain: &ArrayRef, text: bool) -> Result<ArrayRef> {
+    let (offsets, data, nulls) = match text {
+        true => {
+            let a = plain.as_any().downcast_ref::<StringArray>();
+            let a = a.ok_or_else(|| Error::invalid_argument("dictionary"))?;
+            (a.value_offsets(), a.value_data(), a.nulls())
+        }
+        false => {
+            let a = plain.as_any().downcast_ref::<BinaryArray>();
+            let a = a.ok_or_else(|| Error::invalid_argument("dictionary"))?;
+            (a.value_offsets(), a.value_data(), a.nulls())
+        }
+    };
+    let mut seen: HashMap<&[u8], i32> = HashMap::new();
+    let mut distinct = ByteArrays::new();
+    let mut keys = Vec::with_capacity(offsets.len().saturating_sub(1));
+    for (i, w) in offsets.windows(2).enumerate() {
+        if nulls.is_some_and(|n| n.is_null(i)) {
+            keys.push(0);
+            continue;
+        }
+        let v = data.get(w[0] as usize..w[1] as usize).unwrap_or(&[]);
+        let next = seen.len() as i32;
+        let k = *seen.entry(v).or_insert_with(|| {
+            distinct.push(v);
+            next
+        });
+        keys.push(k);
+    }
+    let dt = if text { DataType::Utf8 } else { DataType::Binary };
+    let values = bytes_array(distinct, None, &dt)?;
+    let keys = PrimitiveArray::<Int32Type>::new(ScalarBuffer::from(keys), nulls.cloned());
+    Ok(Arc::new(
+        DictionaryArray::<Int32Type>::try_new(keys, values).map_err(|e| arrow_error(e, ""))?,
+    ))
+}
