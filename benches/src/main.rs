@@ -20,6 +20,7 @@
 //! batches arrow-rs's Arrow reader returns: values, offsets, validity bitmaps, children), in
 //! MB (10^6 bytes) per second. So MB/s are comparable across read paths and with the writes.
 
+mod arrow_read;
 mod arrow_side;
 mod config;
 mod parket_side;
@@ -63,6 +64,7 @@ struct Args {
     child: Option<(String, PathBuf)>,
     arrow_decode: Option<PathBuf>,
     whole_process: Option<PathBuf>,
+    arrow_read: bool,
 }
 
 fn usage() -> ! {
@@ -76,7 +78,10 @@ fn usage() -> ! {
          --out     also write the report to this file\n\
          --whole-process PARKET_BIN\n\
          \x20         instead: time `PARKET_BIN check FILE` against a process that decodes FILE\n\
-         \x20         with arrow-rs's low-level readers (`bench --arrow-decode FILE`)"
+         \x20         with arrow-rs's low-level readers (`bench --arrow-decode FILE`)\n\
+         --arrow-read\n\
+         \x20         instead: parket::arrow::BatchReader against arrow-rs's\n\
+         \x20         ParquetRecordBatchReader, in one process, --runs interleaved rounds"
     );
     std::process::exit(2)
 }
@@ -90,6 +95,7 @@ fn parse_args() -> Args {
         child: None,
         arrow_decode: None,
         whole_process: None,
+        arrow_read: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -101,6 +107,7 @@ fn parse_args() -> Args {
             "--out" => args.out = Some(value().into()),
             "--arrow-decode" => args.arrow_decode = Some(value().into()),
             "--whole-process" => args.whole_process = Some(value().into()),
+            "--arrow-read" => args.arrow_read = true,
             "--child" => {
                 let measurement = value();
                 args.child = Some((measurement, value().into()));
@@ -118,6 +125,22 @@ fn main() {
     let args = parse_args();
     if let Some((measurement, file)) = &args.child {
         child(measurement, file, args.runs);
+        return;
+    }
+    if args.arrow_read {
+        let done = matching_files(&args)
+            .and_then(|files| arrow_read::run(&files, args.runs))
+            .and_then(|table| {
+                print!("{table}");
+                match &args.out {
+                    Some(out) => std::fs::write(out, &table).map_err(|e| e.to_string()),
+                    None => Ok(()),
+                }
+            });
+        if let Err(message) = done {
+            eprintln!("bench: {message}");
+            std::process::exit(1);
+        }
         return;
     }
     let done = match (&args.arrow_decode, &args.whole_process) {

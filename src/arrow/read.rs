@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use std::collections::HashMap;
 
 use arrow_array::types::{
-    Date32Type, Date64Type, Decimal128Type, Decimal256Type, DurationMicrosecondType,
+    Date32Type, Decimal128Type, Decimal256Type, DurationMicrosecondType,
     DurationMillisecondType, DurationNanosecondType, DurationSecondType, Float16Type, Float32Type,
     Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, Time32MillisecondType,
     Time32SecondType, Time64MicrosecondType, Time64NanosecondType, TimestampMicrosecondType,
@@ -398,8 +398,8 @@ fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRe
             let v = scatter(v, s);
             Arc::new(BooleanArray::new(BooleanBuffer::from(v), nulls()))
         }
-        (Values::Int32(v), _) => int32_array(v, s, dt, conv)?,
-        (Values::Int64(v), _) => int64_array(v, s, dt, conv)?,
+        (Values::Int32(v), _) => int32_array(v, s, dt)?,
+        (Values::Int64(v), _) => int64_array(v, s, dt)?,
         (Values::Int96(v), DataType::Timestamp(TimeUnit::Nanosecond, _)) => {
             let v = v.iter().map(int96_nanos).collect();
             primitive::<TimestampNanosecondType>(v, s, dt)
@@ -471,16 +471,7 @@ fn int96_nanos(v: &[u8; 12]) -> i64 {
         .wrapping_add(nanos)
 }
 
-fn scale<T: Copy + Into<i64>>(v: &[T], mul: i64, div: i64) -> Vec<i64> {
-    v.iter()
-        .map(|&x| {
-            let x: i64 = x.into();
-            x.wrapping_mul(mul) / div.max(1)
-        })
-        .collect()
-}
-
-fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType, conv: &Conv) -> Result<ArrayRef> {
+fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {
     Ok(match dt {
         DataType::Int32 => primitive::<Int32Type>(v, s, dt),
         DataType::Date32 => primitive::<Date32Type>(v, s, dt),
@@ -495,32 +486,13 @@ fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType, conv: &Conv) -> R
         DataType::Decimal256(..) => {
             primitive::<Decimal256Type>(v.iter().map(|&x| i256::from_i128(x.into())).collect(), s, dt)
         }
-        DataType::Time32(u) => {
-            let v = match conv {
-                Conv::Scale { mul, div } => scale(&v, *mul, *div).into_iter().map(|x| x as i32).collect(),
-                _ => v,
-            };
-            match u {
-                TimeUnit::Second => primitive::<Time32SecondType>(v, s, dt),
-                _ => primitive::<Time32MillisecondType>(v, s, dt),
-            }
-        }
-        DataType::Date64 => {
-            let (mul, div) = match conv {
-                Conv::Scale { mul, div } => (*mul, *div),
-                _ => (86_400_000, 1),
-            };
-            primitive::<Date64Type>(scale(&v, mul, div), s, dt)
-        }
+        DataType::Time32(TimeUnit::Second) => primitive::<Time32SecondType>(v, s, dt),
+        DataType::Time32(_) => primitive::<Time32MillisecondType>(v, s, dt),
         _ => return Err(Error::invalid_argument(alloc::format!("INT32 cannot be read as Arrow {dt}"))),
     })
 }
 
-fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType, conv: &Conv) -> Result<ArrayRef> {
-    let v = match conv {
-        Conv::Scale { mul, div } => scale(&v, *mul, *div),
-        _ => v,
-    };
+fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {
     Ok(match dt {
         DataType::Int64 => primitive::<Int64Type>(v, s, dt),
         DataType::UInt64 => primitive::<UInt64Type>(v.iter().map(|&x| x as u64).collect(), s, dt),

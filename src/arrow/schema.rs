@@ -17,8 +17,8 @@
 //! | a repeated field outside a LIST or MAP | List of the non-null field |
 //!
 //! pyarrow stores the Arrow schema it wrote in the key `ARROW:schema` ([`super::ipc`]); where
-//! a field's stored type is a variant of the mapped one it is used instead: time zones,
-//! Timestamp/Time/Date64 units, Duration, LargeUtf8/LargeBinary/Utf8View/BinaryView,
+//! a field's stored type is a variant of the mapped one it is used instead, as pyarrow does:
+//! time zones (not units), Duration, LargeUtf8/LargeBinary/Utf8View/BinaryView,
 //! LargeList, Dictionary; field and schema metadata are kept.
 //!
 //! For example `message m { optional group a (LIST) { repeated group list { optional int32
@@ -54,8 +54,6 @@ pub(crate) enum Conv {
     Int96,
     /// FIXED_LEN_BYTE_ARRAY(2) little-endian halves.
     Float16,
-    /// An integer scaled by `mul` then divided by `div` (a unit of the stored Arrow type).
-    Scale { mul: i64, div: i64 },
     /// A string/binary column dictionary-encoded in Arrow (Int32 keys of distinct values).
     Dictionary,
 }
@@ -236,29 +234,25 @@ fn plan_node(
                 DataType::Map(e, _) => Some(e.clone()),
                 _ => None,
             });
+            let hint_entries = hint_entries.as_deref();
             let entries = plan_node(
                 schema,
                 repeated,
                 inner,
-                hint_entries.as_deref(),
+                hint_entries,
                 true,
                 depth + 1,
             )?;
             let mut entries = entries;
-            // Arrow: the entries struct and its key are never null.
-            entries.field = Field::new("key_value", entries.field.data_type().clone(), false);
+            // Arrow: the entries struct and its key are never null. pyarrow (26) names the
+            // entries field after the map field itself, whatever the file or the stored
+            // schema say; so does this reader.
             if let Kind::Struct(ch) = &mut entries.kind {
                 if let Some(k) = ch.first_mut() {
                     k.field = k.field.clone().with_nullable(false);
                 }
                 let fields: Fields = ch.iter().map(|c| c.field.clone()).collect();
-                entries.field = Field::new(
-                    hint_entries
-                        .as_ref()
-                        .map_or("key_value", |e| e.name().as_str()),
-                    DataType::Struct(fields),
-                    false,
-                );
+                entries.field = Field::new(&node.name, DataType::Struct(fields), false);
             }
             let sorted = matches!(hint.map(Field::data_type), Some(DataType::Map(_, true)));
             (
@@ -300,32 +294,6 @@ fn arrow_unit(u: TimeUnit) -> ArrowUnit {
         TimeUnit::Millis => ArrowUnit::Millisecond,
         TimeUnit::Micros => ArrowUnit::Microsecond,
         TimeUnit::Nanos => ArrowUnit::Nanosecond,
-    }
-}
-
-fn unit_per_second(u: &ArrowUnit) -> i64 {
-    match u {
-        ArrowUnit::Second => 1,
-        ArrowUnit::Millisecond => 1_000,
-        ArrowUnit::Microsecond => 1_000_000,
-        ArrowUnit::Nanosecond => 1_000_000_000,
-    }
-}
-
-/// `Scale` from `from` ticks per second to `to`, or `Same`.
-fn rescale(from: i64, to: i64) -> Conv {
-    if from == to {
-        Conv::Same
-    } else if to > from {
-        Conv::Scale {
-            mul: to / from,
-            div: 1,
-        }
-    } else {
-        Conv::Scale {
-            mul: 1,
-            div: from / to,
-        }
     }
 }
 
@@ -425,22 +393,9 @@ fn refine(dt: DataType, conv: Conv, h: &DataType) -> (DataType, Conv) {
     use DataType as D;
     let same = conv == Conv::Same;
     match (&dt, h) {
-        (D::Timestamp(u, _), D::Timestamp(hu, tz)) if same || conv == Conv::Int96 => {
-            let c = if conv == Conv::Int96 {
-                if *hu == ArrowUnit::Nanosecond {
-                    Conv::Int96
-                } else {
-                    return (dt, conv);
-                }
-            } else {
-                rescale(unit_per_second(u), unit_per_second(hu))
-            };
-            (D::Timestamp(*hu, tz.clone()), c)
-        }
-        (D::Time32(u) | D::Time64(u), D::Time32(hu) | D::Time64(hu)) if same => {
-            (h.clone(), rescale(unit_per_second(u), unit_per_second(hu)))
-        }
-        (D::Date32, D::Date64) if same => (D::Date64, Conv::Scale { mul: 86_400_000, div: 1 }),
+        // pyarrow takes the time zone, not the unit (a stored `timestamp[s]` reads as the
+        // `ms` it was written as).
+        (D::Timestamp(u, _), D::Timestamp(_, tz)) => (D::Timestamp(*u, tz.clone()), conv),
         (D::Int64, D::Duration(_)) if same => (h.clone(), Conv::Same),
         (D::Utf8, D::LargeUtf8 | D::Utf8View) | (D::Binary, D::LargeBinary | D::BinaryView)
             if same =>

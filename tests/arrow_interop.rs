@@ -1,0 +1,165 @@
+//! Arrow against pyarrow: files pyarrow writes (tests/interop/arrow_gen.py: every Arrow type
+//! it maps, nested, nulls, time zones, large/view/dictionary types, V2 pages, small row
+//! groups, INT96, with and without `ARROW:schema`) and the parquet-testing corpus read into
+//! the RecordBatches pyarrow reads (its tables, as Arrow IPC files); `BatchWriter`'s files
+//! read by pyarrow as the same tables, and by `BatchReader` back to them.
+#![cfg(feature = "arrow")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+use arrow_array::{Array, RecordBatch};
+use parket::arrow::{BatchReader, BatchWriter};
+use parket::read::FileReader;
+use parket::write::{PageVersion, WriteOptions};
+
+fn python(args: &[&str]) -> Option<String> {
+    let out = Command::new("python3").args(args).output().ok()?;
+    if !out.status.success() {
+        panic!("python3 {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+fn script() -> String {
+    format!("{}/tests/interop/arrow_gen.py", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory of pyarrow's files and expectations (made once per run); `None` without
+/// python3 + pyarrow.
+fn generated() -> Option<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let probe = Command::new("python3").args(["-c", "import pyarrow"]).output();
+        if !probe.is_ok_and(|o| o.status.success()) {
+            eprintln!("skipped: python3 with pyarrow is not available");
+            return None;
+        }
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arrow_interop");
+        let _ = std::fs::remove_dir_all(&dir);
+        python(&[&script(), dir.to_str().unwrap()])?;
+        Some(dir)
+    })
+    .as_deref()
+}
+
+fn read_ipc(path: &Path) -> (arrow_schema::SchemaRef, Vec<RecordBatch>) {
+    let f = std::fs::File::open(path).unwrap();
+    let r = arrow_ipc::reader::FileReader::try_new(f, None).unwrap();
+    let schema = r.schema();
+    (schema, r.map(|b| b.unwrap()).collect())
+}
+
+/// Asserts that `ours` (any batching) holds the rows of `expected` (one batch), field by field.
+fn assert_same(what: &str, ours: &[RecordBatch], schema: &arrow_schema::Schema, expected: &[RecordBatch]) {
+    let rows: usize = expected.iter().map(|b| b.num_rows()).sum();
+    assert_eq!(ours.iter().map(|b| b.num_rows()).sum::<usize>(), rows, "{what}: rows");
+    let expected = arrow_select_concat(schema, expected);
+    let mut at = 0;
+    for b in ours {
+        assert_eq!(b.num_columns(), schema.fields().len(), "{what}: columns");
+        for (i, f) in schema.fields().iter().enumerate() {
+            let got = b.schema().field(i).clone();
+            assert_eq!(
+                (got.name(), got.data_type(), got.is_nullable()),
+                (f.name(), f.data_type(), f.is_nullable()),
+                "{what}: field {i}"
+            );
+            let want = expected[i].slice(at, b.num_rows());
+            let col = b.column(i);
+            if col.as_ref() != want.as_ref() {
+                panic!("{what}: column {} rows {at}..: got\n{col:?}\nwant\n{want:?}", f.name());
+            }
+        }
+        at += b.num_rows();
+    }
+}
+
+/// The columns of `batches` (pyarrow's combined table: at most one batch).
+fn arrow_select_concat(schema: &arrow_schema::Schema, batches: &[RecordBatch]) -> Vec<Arc<dyn Array>> {
+    match batches {
+        [] => schema
+            .fields()
+            .iter()
+            .map(|f| arrow_array::new_empty_array(f.data_type()))
+            .collect(),
+        [b] => b.columns().to_vec(),
+        _ => panic!("expected one batch per table"),
+    }
+}
+
+fn read_ours(bytes: &[u8], batch: usize) -> Vec<RecordBatch> {
+    let file = FileReader::from_bytes(bytes).unwrap();
+    let reader = BatchReader::from_scan(file.scan().batch_size(batch)).unwrap();
+    reader.collect::<parket::Result<Vec<_>>>().unwrap()
+}
+
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            (p.extension()? == "parquet" && !p.to_str()?.ends_with(".rt.parquet"))
+                .then(|| p.file_stem().unwrap().to_str().unwrap().to_string())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn pyarrow_files_read_as_pyarrow_reads_them() {
+    let Some(dir) = generated() else { return };
+    let all = names(dir);
+    assert!(all.len() >= 9, "{all:?}");
+    for name in all {
+        let bytes = std::fs::read(dir.join(format!("{name}.parquet"))).unwrap();
+        let (schema, expected) = read_ipc(&dir.join(format!("{name}.arrow")));
+        for batch in [8192, 333] {
+            let ours = read_ours(&bytes, batch);
+            assert_same(&format!("{name} (batches of {batch})"), &ours, &schema, &expected);
+        }
+    }
+}
+
+#[test]
+fn batch_writer_files_read_back_in_pyarrow_and_parket() {
+    let Some(dir) = generated() else { return };
+    for name in names(dir) {
+        let (schema, expected) = read_ipc(&dir.join(format!("{name}.arrow")));
+        let options = [
+            WriteOptions::default(),
+            WriteOptions::default()
+                .page_version(PageVersion::V2)
+                .row_group_rows(400)
+                .data_page_size(1000)
+                .dictionary(false),
+        ];
+        for (k, options) in options.into_iter().enumerate() {
+            let mut w = BatchWriter::new(Vec::new(), schema.clone(), options).unwrap();
+            // In uneven slices, to cross row groups mid-batch.
+            for b in &expected {
+                let mut at = 0;
+                while at < b.num_rows() {
+                    let n = 377.min(b.num_rows() - at);
+                    w.write(&b.slice(at, n)).unwrap();
+                    at += n;
+                }
+            }
+            let bytes = w.finish().unwrap();
+            let path = dir.join(format!("{name}.{k}.rt.parquet"));
+            std::fs::write(&path, &bytes).unwrap();
+            let out = python(&[
+                &script(),
+                "--check",
+                dir.join(format!("{name}.arrow")).to_str().unwrap(),
+                path.to_str().unwrap(),
+            ])
+            .unwrap();
+            assert_eq!(out.trim(), "ok", "{name} options {k}: pyarrow reads {out}");
+            let ours = read_ours(&bytes, 1000);
+            assert_same(&format!("{name} written with options {k}"), &ours, &schema, &expected);
+        }
+    }
+}
