@@ -163,3 +163,56 @@ fn batch_writer_files_read_back_in_pyarrow_and_parket() {
         }
     }
 }
+
+/// Every parquet-testing file pyarrow reads (and gives expectations for) reads into the same
+/// batches; the corpus files whose reading differs are listed with the reason.
+#[test]
+fn corpus_files_read_as_pyarrow_reads_them() {
+    let Some(_) = generated() else { return };
+    let data = PathBuf::from(
+        std::env::var("PARQUET_TEST_DATA").unwrap_or_else(|_| "/work/shared/parquet-testing".into()),
+    )
+    .join("data");
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arrow_corpus");
+    let _ = std::fs::remove_dir_all(&out);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
+    files.sort();
+    let mut args = vec![script(), out.to_str().unwrap().to_string()];
+    args.extend(files.iter().map(|p| p.to_str().unwrap().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    python(&args).unwrap();
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for p in &files {
+        let name = p.file_stem().unwrap().to_str().unwrap();
+        let expected = out.join(format!("{name}.arrow"));
+        if !expected.exists() {
+            continue;
+        }
+        let (schema, batches) = read_ipc(&expected);
+        let bytes = std::fs::read(p).unwrap();
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            // pyarrow does not check page CRCs; parket does unless told not to.
+            let crc = !name.ends_with("corrupt-checksum");
+            let file = FileReader::from_bytes(&bytes).map_err(|e| e.to_string())?.verify_crc(crc);
+            let reader = BatchReader::new(&file).map_err(|e| e.to_string())?;
+            let ours = reader.collect::<parket::Result<Vec<_>>>().map_err(|e| e.to_string())?;
+            assert_same(name, &ours, &schema, &batches);
+            Ok::<(), String>(())
+        }));
+        match result {
+            Ok(Ok(())) => checked += 1,
+            Ok(Err(e)) => failures.push(format!("{name}: error {e}")),
+            Err(p) => failures.push(format!(
+                "{name}: {}",
+                p.downcast_ref::<String>().map(|s| s.chars().take(300).collect::<String>()).unwrap_or_default()
+            )),
+        }
+    }
+    eprintln!("{checked} corpus files read as pyarrow reads them");
+    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
+}

@@ -458,17 +458,19 @@ fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRe
     })
 }
 
+/// An INT96 timestamp in nanoseconds, computed as Arrow C++ does: the Julian day an unsigned
+/// 32-bit number, wrapping 64-bit arithmetic (so out-of-range days give pyarrow's values).
 fn int96_nanos(v: &[u8; 12]) -> i64 {
-    const JULIAN_UNIX_EPOCH: i64 = 2_440_588;
+    const JULIAN_UNIX_EPOCH: u64 = 2_440_588;
     let mut lo = [0u8; 8];
     lo.copy_from_slice(&v[..8]);
     let mut hi = [0u8; 4];
     hi.copy_from_slice(&v[8..]);
-    let nanos = i64::from_le_bytes(lo);
-    let day = i64::from(i32::from_le_bytes(hi));
-    (day - JULIAN_UNIX_EPOCH)
+    let nanos = u64::from_le_bytes(lo);
+    let day = u64::from(u32::from_le_bytes(hi));
+    day.wrapping_sub(JULIAN_UNIX_EPOCH)
         .wrapping_mul(86_400_000_000_000)
-        .wrapping_add(nanos)
+        .wrapping_add(nanos) as i64
 }
 
 fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {

@@ -163,11 +163,12 @@ fn plan_node(
     }
     let nullable = node.repetition == FieldRepetitionType::Optional;
     let valid_def = node.max_def_level;
-    let shape = if element && node.is_group() {
-        // A repeated group read as an element is a plain group (or a key/value group).
-        Shape::Group
-    } else {
-        shape_of(schema, i)
+    let shape = match shape_of(schema, i) {
+        // A repeated group read as an element is a plain group, unless it is a LIST itself
+        // (`old_list_structure.parquet`: `repeated group array (LIST) { repeated int32
+        // array; }` is a list of lists).
+        Shape::Map { .. } | Shape::KeyValue if element => Shape::Group,
+        s => s,
     };
     let (dt, kind) = match shape {
         Shape::Leaf(column) => {
@@ -223,11 +224,25 @@ fn plan_node(
         Shape::Map { repeated } => {
             let kv = &schema.nodes()[repeated];
             if kv.children().len() != 2 {
-                return Err(unmappable(
-                    schema,
-                    i,
-                    "a MAP without values (a set of keys) has no Arrow type",
-                ));
+                // A set of keys (`map_no_value.parquet`): pyarrow reads a list of the keys.
+                let inner = (kv.max_rep_level, kv.max_def_level);
+                let key = kv.children()[0];
+                let child = plan_node(schema, key, inner, None, false, depth + 1)?;
+                let item = Arc::new(child.field.clone().with_nullable(false));
+                let mut child = child;
+                child.field = (*item).clone();
+                let field = Field::new(&node.name, DataType::List(item), nullable);
+                return Ok(Plan {
+                    field,
+                    ctx_rep: ctx.0,
+                    ctx_def: ctx.1,
+                    valid_def,
+                    kind: Kind::List {
+                        elem_rep: inner.0,
+                        elem_def: inner.1,
+                        child: Box::new(child),
+                    },
+                });
             }
             let inner = (kv.max_rep_level, kv.max_def_level);
             let hint_entries = hint.and_then(|h| match h.data_type() {
