@@ -216,3 +216,140 @@ fn corpus_files_read_as_pyarrow_reads_them() {
     eprintln!("{checked} corpus files read as pyarrow reads them");
     assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Projection by dotted paths (a leaf deep in a struct, a whole map, a column) reads what
+/// pyarrow's `columns=` reads; a predicate keeps the rows it selects.
+#[test]
+fn projection_and_predicate() {
+    let Some(dir) = generated() else { return };
+    let bytes = std::fs::read(dir.join("nested.parquet")).unwrap();
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let (schema, expected) = read_ipc(&dir.join("nested.projected.arrow"));
+    let ours = BatchReader::with_columns(&file, &["st.b.c", "m", "id"], 300)
+        .unwrap()
+        .collect::<parket::Result<Vec<_>>>()
+        .unwrap();
+    assert_eq!(ours.len(), 4);
+    assert_same("nested projected", &ours, &schema, &expected);
+
+    let (schema, expected) = read_ipc(&dir.join("nested.arrow"));
+    let p = parket::predicate::Predicate::parse("id < 250", file.schema()).unwrap();
+    let ours = BatchReader::from_scan(file.scan().predicate(p).batch_size(100))
+        .unwrap()
+        .collect::<parket::Result<Vec<_>>>()
+        .unwrap();
+    let first = RecordBatch::try_new(schema.clone(), expected[0].columns().to_vec())
+        .unwrap()
+        .slice(0, 250);
+    assert_same("nested where id < 250", &ours, &schema, &[first]);
+}
+
+/// The read module's worked example: a nullable list of nullable INT32, rows `[1, null]`,
+/// `null`, `[]`, from hand-written levels.
+#[test]
+fn levels_become_offsets_and_validity() {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::Int32Type;
+    use parket::levels::LeafData;
+    use parket::values::Values;
+    let schema = parket::schema::Schema::parse(
+        "message m { optional group a (LIST) { repeated group list { optional int32 element; } } }",
+    )
+    .unwrap();
+    let mut w = parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    w.write_columns(&[LeafData {
+        def_levels: vec![3, 2, 0, 1],
+        rep_levels: vec![0, 1, 0, 0],
+        values: Values::Int32(vec![1]),
+    }])
+    .unwrap();
+    w.finish().unwrap();
+    let bytes = w.into_inner();
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let batch = BatchReader::new(&file).unwrap().next().unwrap().unwrap();
+    let list = batch.column(0).as_list::<i32>();
+    assert_eq!(list.offsets().as_ref(), &[0, 2, 2, 2]);
+    assert_eq!(
+        (0..3).map(|i| list.is_valid(i)).collect::<Vec<_>>(),
+        [true, false, true]
+    );
+    let values = list.values().as_primitive::<Int32Type>();
+    assert_eq!(values.iter().collect::<Vec<_>>(), [Some(1), None]);
+}
+
+/// What has no mapping is an error naming the field, both ways.
+#[test]
+fn unmappable_types_are_errors_naming_the_field() {
+    let schema = parket::schema::Schema::parse(
+        "message m { required int32 ok; optional fixed_len_byte_array(12) span (INTERVAL); }",
+    )
+    .unwrap();
+    let mut w = parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    w.finish().unwrap();
+    let bytes = w.into_inner();
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let e = BatchReader::new(&file).err().expect("INTERVAL has no Arrow type").to_string();
+    assert!(e.contains("INTERVAL") && e.contains("span"), "{e}");
+    // The other columns still read.
+    assert_eq!(BatchReader::with_columns(&file, &["ok"], 10).unwrap().count(), 0);
+
+    use arrow_schema::{DataType, Field, Schema, UnionFields, UnionMode};
+    let u = DataType::Union(
+        UnionFields::try_new([0], [Field::new("x", DataType::Int32, true)]).unwrap(),
+        UnionMode::Dense,
+    );
+    let s = Arc::new(Schema::new(vec![
+        Field::new("fine", DataType::Int64, false),
+        Field::new("choice", u, true),
+    ]));
+    let e = BatchWriter::new(Vec::new(), s, WriteOptions::default())
+        .err()
+        .expect("unions have no Parquet type")
+        .to_string();
+    assert!(e.contains("`choice`"), "{e}");
+}
+
+/// The `ARROW:schema` BatchWriter stores decodes with arrow-rs's own IPC reader to the
+/// writer's schema (metadata, time zones, dictionary, nested).
+#[test]
+fn stored_arrow_schema_decodes_with_arrow_ipc() {
+    use arrow_schema::{DataType, Field, Schema, TimeUnit};
+    let s = Schema::new(vec![
+        Field::new("ts", DataType::Timestamp(TimeUnit::Nanosecond, Some("Europe/Paris".into())), true),
+        Field::new("l", DataType::LargeList(Arc::new(Field::new("element", DataType::Utf8View, false))), false),
+        Field::new(
+            "d",
+            DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::LargeUtf8)),
+            true,
+        )
+        .with_metadata([("k", "v")]),
+        Field::new("dec", DataType::Decimal256(60, -3), true),
+        Field::new("t", DataType::Time32(TimeUnit::Second), true),
+        Field::new("dur", DataType::Duration(TimeUnit::Microsecond), true),
+        Field::new("f16", DataType::Float16, true),
+        Field::new(
+            "m",
+            DataType::Map(
+                Arc::new(Field::new(
+                    "entries",
+                    DataType::Struct(
+                        vec![
+                            Field::new("key", DataType::Binary, false),
+                            Field::new("value", DataType::FixedSizeBinary(5), true),
+                        ]
+                        .into(),
+                    ),
+                    false,
+                )),
+                false,
+            ),
+            true,
+        ),
+    ])
+    .with_metadata([("pandas", "{}")]);
+    let value = parket::arrow::ipc::schema_to_metadata(&s).unwrap();
+    let bytes = parket::arrow::ipc::decode_base64(value.as_bytes()).unwrap();
+    let theirs = arrow_ipc::convert::try_schema_from_ipc_buffer(&bytes).unwrap();
+    assert_eq!(theirs, s);
+    assert_eq!(parket::arrow::ipc::schema_from_metadata(&value), Some(s));
+}

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("typed", 5),
     ("read", 6),
     ("write", 6),
+    ("arrow", 7),
 ];
 
 /// Modules outside the layering: documentation and test support.

@@ -42,7 +42,7 @@ pub(crate) fn stored_schema(meta: &FileMetaData) -> Result<Option<Schema>> {
     else {
         return Ok(None);
     };
-    Ok(decode_base64(v.as_bytes()).and_then(|b| decode_message(&b)))
+    Ok(schema_from_metadata(v))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -51,7 +51,7 @@ pub(crate) fn stored_schema(meta: &FileMetaData) -> Result<Option<Schema>> {
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// Standard base64 (padding optional, no whitespace); `None` on any other byte.
-pub(crate) fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
+pub fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
     let s = match s {
         [rest @ .., b'=', b'='] => rest,
         [rest @ .., b'='] => rest,
@@ -80,7 +80,7 @@ pub(crate) fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// Standard base64 with padding.
-pub(crate) fn encode_base64(b: &[u8]) -> String {
+fn encode_base64(b: &[u8]) -> String {
     let mut out = String::with_capacity(b.len().div_ceil(3) * 4);
     for chunk in b.chunks(3) {
         let n = chunk.len();
@@ -196,9 +196,15 @@ impl<'b> Table<'b> {
     }
 }
 
+/// The schema in an `ARROW:schema` value (base64 of an IPC message); `None` when it does not
+/// decode.
+pub fn schema_from_metadata(value: &str) -> Option<Schema> {
+    decode_message(&decode_base64(value.as_bytes())?)
+}
+
 /// An encapsulated IPC message holding a schema (or the bare flatbuffer, as old writers
 /// stored it).
-pub(crate) fn decode_message(b: &[u8]) -> Option<Schema> {
+fn decode_message(b: &[u8]) -> Option<Schema> {
     let body = if b.get(..4) == Some(&[0xff; 4]) {
         let n = u32_at(b, 4)? as usize;
         b.get(8..8usize.checked_add(n)?)?
@@ -595,7 +601,7 @@ fn write_field(b: &mut Builder, f: &Field, dict_id: &mut i64) -> Option<usize> {
 
 /// `schema` as the base64 `ARROW:schema` value (an encapsulated IPC Schema message, metadata
 /// version V5); `None` for a type this subset does not write.
-pub(crate) fn encode_schema(schema: &Schema) -> Option<String> {
+pub fn schema_to_metadata(schema: &Schema) -> Option<String> {
     let mut b = Builder { buf: Vec::new() };
     let mut dict_id = 0;
     let mut fields = Vec::new();

@@ -60,7 +60,7 @@ impl<W: Sink> BatchWriter<W> {
     /// Parquet mapping.
     pub fn new(sink: W, schema: SchemaRef, options: WriteOptions) -> Result<Self> {
         let parquet = parquet_schema(&schema)?;
-        let options = match super::ipc::encode_schema(&schema) {
+        let options = match super::ipc::schema_to_metadata(&schema) {
             Some(v) => options.key_value_metadata(super::ipc::ARROW_SCHEMA_KEY, Some(&v)),
             None => options,
         };

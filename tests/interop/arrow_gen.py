@@ -169,6 +169,15 @@ def main():
         p = os.path.join(out, name + ".parquet")
         pq.write_table(t, p, **opts)
         expected(p, os.path.join(out, name + ".arrow"))
+    # A projection of "st.b.c", "m", "id": the struct keeps only the path to the leaf (pyarrow's
+    # own `columns=["st.b.c"]` gives the leaf alone as a column "c"; parket keeps the struct).
+    t = pq.read_table(os.path.join(out, "nested.parquet"), columns=["st", "m", "id"]).combine_chunks()
+    st = t.column("st").chunk(0)
+    only_b = pa.StructArray.from_arrays([st.field("b")], fields=[t.schema.field("st").type.field("b")],
+                                        mask=st.is_null())
+    t = t.set_column(0, pa.field("st", only_b.type), only_b)
+    with pa.ipc.new_file(os.path.join(out, "nested.projected.arrow"), t.schema) as w:
+        w.write_table(t.combine_chunks())
 
 
 if __name__ == "__main__":
