@@ -17,7 +17,10 @@ use parket::write::{PageVersion, WriteOptions};
 fn python(args: &[&str]) -> Option<String> {
     let out = Command::new("python3").args(args).output().ok()?;
     if !out.status.success() {
-        panic!("python3 {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+        panic!(
+            "python3 {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
@@ -31,7 +34,9 @@ fn script() -> String {
 fn generated() -> Option<&'static Path> {
     static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
     DIR.get_or_init(|| {
-        let probe = Command::new("python3").args(["-c", "import pyarrow"]).output();
+        let probe = Command::new("python3")
+            .args(["-c", "import pyarrow"])
+            .output();
         if !probe.is_ok_and(|o| o.status.success()) {
             eprintln!("skipped: python3 with pyarrow is not available");
             return None;
@@ -52,9 +57,18 @@ fn read_ipc(path: &Path) -> (arrow_schema::SchemaRef, Vec<RecordBatch>) {
 }
 
 /// Asserts that `ours` (any batching) holds the rows of `expected` (one batch), field by field.
-fn assert_same(what: &str, ours: &[RecordBatch], schema: &arrow_schema::Schema, expected: &[RecordBatch]) {
+fn assert_same(
+    what: &str,
+    ours: &[RecordBatch],
+    schema: &arrow_schema::Schema,
+    expected: &[RecordBatch],
+) {
     let rows: usize = expected.iter().map(|b| b.num_rows()).sum();
-    assert_eq!(ours.iter().map(|b| b.num_rows()).sum::<usize>(), rows, "{what}: rows");
+    assert_eq!(
+        ours.iter().map(|b| b.num_rows()).sum::<usize>(),
+        rows,
+        "{what}: rows"
+    );
     let expected = arrow_select_concat(schema, expected);
     let mut at = 0;
     for b in ours {
@@ -69,7 +83,10 @@ fn assert_same(what: &str, ours: &[RecordBatch], schema: &arrow_schema::Schema, 
             let want = expected[i].slice(at, b.num_rows());
             let col = b.column(i);
             if col.as_ref() != want.as_ref() {
-                panic!("{what}: column {} rows {at}..: got\n{col:?}\nwant\n{want:?}", f.name());
+                panic!(
+                    "{what}: column {} rows {at}..: got\n{col:?}\nwant\n{want:?}",
+                    f.name()
+                );
             }
         }
         at += b.num_rows();
@@ -77,7 +94,10 @@ fn assert_same(what: &str, ours: &[RecordBatch], schema: &arrow_schema::Schema, 
 }
 
 /// The columns of `batches` (pyarrow's combined table: at most one batch).
-fn arrow_select_concat(schema: &arrow_schema::Schema, batches: &[RecordBatch]) -> Vec<Arc<dyn Array>> {
+fn arrow_select_concat(
+    schema: &arrow_schema::Schema,
+    batches: &[RecordBatch],
+) -> Vec<Arc<dyn Array>> {
     match batches {
         [] => schema
             .fields()
@@ -118,7 +138,12 @@ fn pyarrow_files_read_as_pyarrow_reads_them() {
         let (schema, expected) = read_ipc(&dir.join(format!("{name}.arrow")));
         for batch in [8192, 333] {
             let ours = read_ours(&bytes, batch);
-            assert_same(&format!("{name} (batches of {batch})"), &ours, &schema, &expected);
+            assert_same(
+                &format!("{name} (batches of {batch})"),
+                &ours,
+                &schema,
+                &expected,
+            );
         }
     }
 }
@@ -159,7 +184,12 @@ fn batch_writer_files_read_back_in_pyarrow_and_parket() {
             .unwrap();
             assert_eq!(out.trim(), "ok", "{name} options {k}: pyarrow reads {out}");
             let ours = read_ours(&bytes, 1000);
-            assert_same(&format!("{name} written with options {k}"), &ours, &schema, &expected);
+            assert_same(
+                &format!("{name} written with options {k}"),
+                &ours,
+                &schema,
+                &expected,
+            );
         }
     }
 }
@@ -170,7 +200,8 @@ fn batch_writer_files_read_back_in_pyarrow_and_parket() {
 fn corpus_files_read_as_pyarrow_reads_them() {
     let Some(_) = generated() else { return };
     let data = PathBuf::from(
-        std::env::var("PARQUET_TEST_DATA").unwrap_or_else(|_| "/work/shared/parquet-testing".into()),
+        std::env::var("PARQUET_TEST_DATA")
+            .unwrap_or_else(|_| "/work/shared/parquet-testing".into()),
     )
     .join("data");
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arrow_corpus");
@@ -198,9 +229,13 @@ fn corpus_files_read_as_pyarrow_reads_them() {
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             // pyarrow does not check page CRCs; parket does unless told not to.
             let crc = !name.ends_with("corrupt-checksum");
-            let file = FileReader::from_bytes(&bytes).map_err(|e| e.to_string())?.verify_crc(crc);
+            let file = FileReader::from_bytes(&bytes)
+                .map_err(|e| e.to_string())?
+                .verify_crc(crc);
             let reader = BatchReader::new(&file).map_err(|e| e.to_string())?;
-            let ours = reader.collect::<parket::Result<Vec<_>>>().map_err(|e| e.to_string())?;
+            let ours = reader
+                .collect::<parket::Result<Vec<_>>>()
+                .map_err(|e| e.to_string())?;
             assert_same(name, &ours, &schema, &batches);
             Ok::<(), String>(())
         }));
@@ -209,12 +244,19 @@ fn corpus_files_read_as_pyarrow_reads_them() {
             Ok(Err(e)) => failures.push(format!("{name}: error {e}")),
             Err(p) => failures.push(format!(
                 "{name}: {}",
-                p.downcast_ref::<String>().map(|s| s.chars().take(300).collect::<String>()).unwrap_or_default()
+                p.downcast_ref::<String>()
+                    .map(|s| s.chars().take(300).collect::<String>())
+                    .unwrap_or_default()
             )),
         }
     }
     eprintln!("{checked} corpus files read as pyarrow reads them");
-    assert!(failures.is_empty(), "{} differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Projection by dotted paths (a leaf deep in a struct, a whole map, a column) reads what
@@ -256,7 +298,8 @@ fn levels_become_offsets_and_validity() {
         "message m { optional group a (LIST) { repeated group list { optional int32 element; } } }",
     )
     .unwrap();
-    let mut w = parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    let mut w =
+        parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
     w.write_columns(&[LeafData {
         def_levels: vec![3, 2, 0, 1],
         rep_levels: vec![0, 1, 0, 0],
@@ -284,14 +327,23 @@ fn unmappable_types_are_errors_naming_the_field() {
         "message m { required int32 ok; optional fixed_len_byte_array(12) span (INTERVAL); }",
     )
     .unwrap();
-    let mut w = parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    let mut w =
+        parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
     w.finish().unwrap();
     let bytes = w.into_inner();
     let file = FileReader::from_bytes(&bytes).unwrap();
-    let e = BatchReader::new(&file).err().expect("INTERVAL has no Arrow type").to_string();
+    let e = BatchReader::new(&file)
+        .err()
+        .expect("INTERVAL has no Arrow type")
+        .to_string();
     assert!(e.contains("INTERVAL") && e.contains("span"), "{e}");
     // The other columns still read.
-    assert_eq!(BatchReader::with_columns(&file, &["ok"], 10).unwrap().count(), 0);
+    assert_eq!(
+        BatchReader::with_columns(&file, &["ok"], 10)
+            .unwrap()
+            .count(),
+        0
+    );
 
     use arrow_schema::{DataType, Field, Schema, UnionFields, UnionMode};
     let u = DataType::Union(
@@ -315,8 +367,16 @@ fn unmappable_types_are_errors_naming_the_field() {
 fn stored_arrow_schema_decodes_with_arrow_ipc() {
     use arrow_schema::{DataType, Field, Schema, TimeUnit};
     let s = Schema::new(vec![
-        Field::new("ts", DataType::Timestamp(TimeUnit::Nanosecond, Some("Europe/Paris".into())), true),
-        Field::new("l", DataType::LargeList(Arc::new(Field::new("element", DataType::Utf8View, false))), false),
+        Field::new(
+            "ts",
+            DataType::Timestamp(TimeUnit::Nanosecond, Some("Europe/Paris".into())),
+            true,
+        ),
+        Field::new(
+            "l",
+            DataType::LargeList(Arc::new(Field::new("element", DataType::Utf8View, false))),
+            false,
+        ),
         Field::new(
             "d",
             DataType::Dictionary(Box::new(DataType::Int16), Box::new(DataType::LargeUtf8)),

@@ -7,10 +7,12 @@
 //! the flatbuffer of a `Message` whose header is a `Schema`:
 //!
 //! ```text
-//! ff ff ff ff | 10 01 00 00 | Message { version: V5, header_type: Schema (1),
-//!                                        header: Schema { fields: [Field], custom_metadata } }
+//! ff ff ff ff | <length, i32 LE> | Message { version: V5, header_type: Schema (1),
+//!                                             header: Schema { fields: [Field], custom_metadata } }
 //! Field { name, nullable, type_type, type, dictionary, children: [Field], custom_metadata }
 //! ```
+//!
+//! Base64 maps each 3 bytes to 4 characters: `Man` (`4d 61 6e`) is `TWFu`, `Ma` is `TWE=`.
 //!
 //! Only what reading Parquet needs is decoded: names, nullability, types (the union's tables
 //! with their units, time zones, widths), dictionary index types, children and key-value
@@ -111,11 +113,15 @@ struct Table<'b> {
 }
 
 fn u16_at(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at.checked_add(2)?)?.try_into().ok()?))
+    Some(u16::from_le_bytes(
+        b.get(at..at.checked_add(2)?)?.try_into().ok()?,
+    ))
 }
 
 fn u32_at(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at.checked_add(4)?)?.try_into().ok()?))
+    Some(u32::from_le_bytes(
+        b.get(at..at.checked_add(4)?)?.try_into().ok()?,
+    ))
 }
 
 impl<'b> Table<'b> {
@@ -190,7 +196,10 @@ impl<'b> Table<'b> {
         let mut out = Vec::with_capacity(n);
         for k in 0..n {
             let e = p + 4 + 4 * k;
-            out.push(Table::at(self.buf, e.checked_add(u32_at(self.buf, e)? as usize)?)?);
+            out.push(Table::at(
+                self.buf,
+                e.checked_add(u32_at(self.buf, e)? as usize)?,
+            )?);
         }
         Some(out)
     }
@@ -281,7 +290,10 @@ fn decode_field(f: Table<'_>, depth: usize) -> Option<Field> {
         6 => DataType::Boolean,
         7 => {
             let t = t?;
-            let (p, s) = (u8::try_from(t.i32(0, 0)).ok()?, i8::try_from(t.i32(1, 0)).ok()?);
+            let (p, s) = (
+                u8::try_from(t.i32(0, 0)).ok()?,
+                i8::try_from(t.i32(1, 0)).ok()?,
+            );
             match t.i32(2, 128) {
                 32 => DataType::Decimal32(p, s),
                 64 => DataType::Decimal64(p, s),
@@ -535,8 +547,9 @@ fn write_field(b: &mut Builder, f: &Field, dict_id: &mut i64) -> Option<usize> {
     use DataType as D;
     let (code, t): (u8, usize) = match value_type {
         D::Null => (1, b.table(&[])),
-        D::Int8 | D::Int16 | D::Int32 | D::Int64 | D::UInt8 | D::UInt16 | D::UInt32
-        | D::UInt64 => (2, write_int(b, value_type)?),
+        D::Int8 | D::Int16 | D::Int32 | D::Int64 | D::UInt8 | D::UInt16 | D::UInt32 | D::UInt64 => {
+            (2, write_int(b, value_type)?)
+        }
         D::Float16 => (3, b.table(&[(0, Slot::I16(0))])),
         D::Float32 => (3, b.table(&[(0, Slot::I16(1))])),
         D::Float64 => (3, b.table(&[(0, Slot::I16(2))])),
@@ -559,8 +572,14 @@ fn write_field(b: &mut Builder, f: &Field, dict_id: &mut i64) -> Option<usize> {
         }
         D::Date32 => (8, b.table(&[(0, Slot::I16(0))])),
         D::Date64 => (8, b.table(&[(0, Slot::I16(1))])),
-        D::Time32(u) => (9, b.table(&[(0, Slot::I16(unit_code(u))), (1, Slot::I32(32))])),
-        D::Time64(u) => (9, b.table(&[(0, Slot::I16(unit_code(u))), (1, Slot::I32(64))])),
+        D::Time32(u) => (
+            9,
+            b.table(&[(0, Slot::I16(unit_code(u))), (1, Slot::I32(32))]),
+        ),
+        D::Time64(u) => (
+            9,
+            b.table(&[(0, Slot::I16(unit_code(u))), (1, Slot::I32(64))]),
+        ),
         D::Timestamp(u, tz) => {
             let tz = tz.as_deref().map(|tz| b.string(tz));
             let mut slots = alloc::vec![(0, Slot::I16(unit_code(u)))];
@@ -627,4 +646,52 @@ pub fn schema_to_metadata(schema: &Schema) -> Option<String> {
     out.extend_from_slice(&(fb.len() as u32).to_le_bytes());
     out.extend_from_slice(&fb);
     Some(encode_base64(&out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_worked_example() {
+        assert_eq!(encode_base64(b"Man"), "TWFu");
+        assert_eq!(encode_base64(b"Ma"), "TWE=");
+        assert_eq!(encode_base64(b"M"), "TQ==");
+        assert_eq!(decode_base64(b"TWFu").as_deref(), Some(&b"Man"[..]));
+        assert_eq!(decode_base64(b"TWE=").as_deref(), Some(&b"Ma"[..]));
+        assert_eq!(decode_base64(b"TQ==").as_deref(), Some(&b"M"[..]));
+        assert_eq!(decode_base64(b"T\nQ=="), None);
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(decode_base64(encode_base64(&all).as_bytes()), Some(all));
+    }
+
+    #[test]
+    fn message_framing_and_round_trip() {
+        let s = Schema::new(vec![Field::new("a", DataType::Int32, false)]);
+        let value = schema_to_metadata(&s).unwrap();
+        let b = decode_base64(value.as_bytes()).unwrap();
+        assert_eq!(&b[..4], &[0xff; 4]);
+        let n = u32::from_le_bytes(b[4..8].try_into().unwrap()) as usize;
+        assert_eq!(n + 8, b.len());
+        assert_eq!(n % 8, 0);
+        assert_eq!(schema_from_metadata(&value), Some(s));
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        let s = Schema::new(vec![Field::new(
+            "l",
+            DataType::List(Arc::new(Field::new("e", DataType::Utf8, true))),
+            true,
+        )]);
+        let b = decode_base64(schema_to_metadata(&s).unwrap().as_bytes()).unwrap();
+        for i in 0..b.len() {
+            for x in [0u8, 1, 0x7f, 0xff] {
+                let mut c = b.clone();
+                c[i] = x;
+                let _ = decode_message(&c);
+            }
+            let _ = decode_message(&b[..i]);
+        }
+    }
 }

@@ -22,12 +22,11 @@ use alloc::vec::Vec;
 use std::collections::HashMap;
 
 use arrow_array::types::{
-    Date32Type, Decimal128Type, Decimal256Type, DurationMicrosecondType,
-    DurationMillisecondType, DurationNanosecondType, DurationSecondType, Float16Type, Float32Type,
-    Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, Time32MillisecondType,
-    Time32SecondType, Time64MicrosecondType, Time64NanosecondType, TimestampMicrosecondType,
-    TimestampMillisecondType, TimestampNanosecondType, TimestampSecondType, UInt16Type,
-    UInt32Type, UInt64Type, UInt8Type,
+    Date32Type, Decimal128Type, Decimal256Type, DurationMicrosecondType, DurationMillisecondType,
+    DurationNanosecondType, DurationSecondType, Float16Type, Float32Type, Float64Type, Int16Type,
+    Int32Type, Int64Type, Int8Type, Time32MillisecondType, Time32SecondType, Time64MicrosecondType,
+    Time64NanosecondType, TimestampMicrosecondType, TimestampMillisecondType,
+    TimestampNanosecondType, TimestampSecondType, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{
     Array, ArrayRef, ArrowPrimitiveType, BinaryArray, BinaryViewArray, BooleanArray,
@@ -123,7 +122,8 @@ impl<'f, 'a> BatchReader<'f, 'a> {
         let mut leaves = Leaves::new(batch.columns, self.scan.schema());
         let mut columns = Vec::with_capacity(self.plans.len());
         for p in &self.plans {
-            let a = build(p, &mut leaves, &self.paths).map_err(|e| e.in_row_group(batch.row_group))?;
+            let a =
+                build(p, &mut leaves, &self.paths).map_err(|e| e.in_row_group(batch.row_group))?;
             columns.push(a);
         }
         let options = RecordBatchOptions::new().with_row_count(Some(rows));
@@ -360,7 +360,11 @@ fn scatter<T: Copy + Default>(values: Vec<T>, slots: Option<&[bool]>) -> Vec<T> 
     let mut out = Vec::with_capacity(slots.len());
     let mut k = 0usize;
     for &s in slots {
-        out.push(if s { values.get(k).copied().unwrap_or_default() } else { T::default() });
+        out.push(if s {
+            values.get(k).copied().unwrap_or_default()
+        } else {
+            T::default()
+        });
         k += usize::from(s);
     }
     out
@@ -485,12 +489,18 @@ fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRe
         DataType::Decimal128(..) => {
             primitive::<Decimal128Type>(v.iter().map(|&x| i128::from(x)).collect(), s, dt)
         }
-        DataType::Decimal256(..) => {
-            primitive::<Decimal256Type>(v.iter().map(|&x| i256::from_i128(x.into())).collect(), s, dt)
-        }
+        DataType::Decimal256(..) => primitive::<Decimal256Type>(
+            v.iter().map(|&x| i256::from_i128(x.into())).collect(),
+            s,
+            dt,
+        ),
         DataType::Time32(TimeUnit::Second) => primitive::<Time32SecondType>(v, s, dt),
         DataType::Time32(_) => primitive::<Time32MillisecondType>(v, s, dt),
-        _ => return Err(Error::invalid_argument(alloc::format!("INT32 cannot be read as Arrow {dt}"))),
+        _ => {
+            return Err(Error::invalid_argument(alloc::format!(
+                "INT32 cannot be read as Arrow {dt}"
+            )))
+        }
     })
 }
 
@@ -501,9 +511,11 @@ fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRe
         DataType::Decimal128(..) => {
             primitive::<Decimal128Type>(v.iter().map(|&x| i128::from(x)).collect(), s, dt)
         }
-        DataType::Decimal256(..) => {
-            primitive::<Decimal256Type>(v.iter().map(|&x| i256::from_i128(x.into())).collect(), s, dt)
-        }
+        DataType::Decimal256(..) => primitive::<Decimal256Type>(
+            v.iter().map(|&x| i256::from_i128(x.into())).collect(),
+            s,
+            dt,
+        ),
         DataType::Timestamp(u, _) => match u {
             TimeUnit::Second => primitive::<TimestampSecondType>(v, s, dt),
             TimeUnit::Millisecond => primitive::<TimestampMillisecondType>(v, s, dt),
@@ -520,7 +532,11 @@ fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRe
             TimeUnit::Microsecond => primitive::<DurationMicrosecondType>(v, s, dt),
             TimeUnit::Nanosecond => primitive::<DurationNanosecondType>(v, s, dt),
         },
-        _ => return Err(Error::invalid_argument(alloc::format!("INT64 cannot be read as Arrow {dt}"))),
+        _ => {
+            return Err(Error::invalid_argument(alloc::format!(
+                "INT64 cannot be read as Arrow {dt}"
+            )))
+        }
     })
 }
 
@@ -536,9 +552,15 @@ fn decimal_from_bytes<'b>(
     let mut out256 = Vec::new();
     for b in values {
         if b.len() > limit {
-            return Err(Error::out_of_spec("a DECIMAL value wider than its Arrow type"));
+            return Err(Error::out_of_spec(
+                "a DECIMAL value wider than its Arrow type",
+            ));
         }
-        let fill = if b.first().is_some_and(|x| x & 0x80 != 0) { 0xff } else { 0 };
+        let fill = if b.first().is_some_and(|x| x & 0x80 != 0) {
+            0xff
+        } else {
+            0
+        };
         let mut buf = [fill; 32];
         buf[32 - b.len()..].copy_from_slice(b);
         if wide {
@@ -605,11 +627,17 @@ fn bytes_array(v: ByteArrays, s: Option<&[bool]>, dt: &DataType) -> Result<Array
     };
     Ok(match dt {
         DataType::Utf8View => {
-            let a = plain.as_any().downcast_ref::<StringArray>().map(StringViewArray::from);
+            let a = plain
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .map(StringViewArray::from);
             Arc::new(a.ok_or_else(|| Error::invalid_argument("string view"))?)
         }
         DataType::BinaryView => {
-            let a = plain.as_any().downcast_ref::<BinaryArray>().map(BinaryViewArray::from);
+            let a = plain
+                .as_any()
+                .downcast_ref::<BinaryArray>()
+                .map(BinaryViewArray::from);
             Arc::new(a.ok_or_else(|| Error::invalid_argument("binary view"))?)
         }
         DataType::Dictionary(..) => dictionary(&plain, text)?,
@@ -647,7 +675,11 @@ fn dictionary(plain: &ArrayRef, text: bool) -> Result<ArrayRef> {
         });
         keys.push(k);
     }
-    let dt = if text { DataType::Utf8 } else { DataType::Binary };
+    let dt = if text {
+        DataType::Utf8
+    } else {
+        DataType::Binary
+    };
     let values = bytes_array(distinct, None, &dt)?;
     let keys = PrimitiveArray::<Int32Type>::new(ScalarBuffer::from(keys), nulls.cloned());
     Ok(Arc::new(

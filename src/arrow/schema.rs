@@ -74,7 +74,10 @@ pub(crate) struct Plan {
 #[derive(Debug, Clone)]
 pub(crate) enum Kind {
     /// A leaf: its column in the (projected) schema.
-    Leaf { column: usize, conv: Conv },
+    Leaf {
+        column: usize,
+        conv: Conv,
+    },
     Struct(Vec<Plan>),
     /// A list or map: elements are the positions with `rep <= elem_rep`, `def >= elem_def`.
     List {
@@ -186,10 +189,21 @@ fn plan_node(
                 let h = hint_fields
                     .as_ref()
                     .and_then(|f| f.iter().find(|f| f.name() == cname));
-                children.push(plan_node(schema, c, ctx, h.map(|f| &**f), false, depth + 1)?);
+                children.push(plan_node(
+                    schema,
+                    c,
+                    ctx,
+                    h.map(|f| &**f),
+                    false,
+                    depth + 1,
+                )?);
             }
             if children.is_empty() {
-                return Err(unmappable(schema, i, "a group without fields has no Arrow type"));
+                return Err(unmappable(
+                    schema,
+                    i,
+                    "a group without fields has no Arrow type",
+                ));
             }
             let fields: Fields = children.iter().map(|c| c.field.clone()).collect();
             (DataType::Struct(fields), Kind::Struct(children))
@@ -250,14 +264,7 @@ fn plan_node(
                 _ => None,
             });
             let hint_entries = hint_entries.as_deref();
-            let entries = plan_node(
-                schema,
-                repeated,
-                inner,
-                hint_entries,
-                true,
-                depth + 1,
-            )?;
+            let entries = plan_node(schema, repeated, inner, hint_entries, true, depth + 1)?;
             let mut entries = entries;
             // Arrow: the entries struct and its key are never null. pyarrow (26) names the
             // entries field after the map field itself, whatever the file or the stored
@@ -313,7 +320,9 @@ fn arrow_unit(u: TimeUnit) -> ArrowUnit {
 }
 
 fn decimal_type(precision: i32, scale: i32) -> Option<DataType> {
-    let p = u8::try_from(precision).ok().filter(|p| (1..=76).contains(p))?;
+    let p = u8::try_from(precision)
+        .ok()
+        .filter(|p| (1..=76).contains(p))?;
     let s = i8::try_from(scale).ok()?;
     Some(if p <= 38 {
         DataType::Decimal128(p, s)
@@ -337,7 +346,10 @@ fn leaf_type(schema: &Schema, i: usize, hint: Option<&Field>) -> Result<(DataTyp
     let logical = node.logical_type.as_ref();
     let (dt, conv) = match (physical_type, logical) {
         (P::Boolean, _) => (DataType::Boolean, Conv::Same),
-        (P::Int32 | P::Int64 | P::ByteArray | P::FixedLenByteArray, Some(LogicalType::Decimal { scale, precision })) => {
+        (
+            P::Int32 | P::Int64 | P::ByteArray | P::FixedLenByteArray,
+            Some(LogicalType::Decimal { scale, precision }),
+        ) => {
             let dt = decimal_type(*precision, *scale)
                 .ok_or_else(|| unmappable(schema, i, "DECIMAL precision or scale out of range"))?;
             let conv = match physical_type {
@@ -346,7 +358,13 @@ fn leaf_type(schema: &Schema, i: usize, hint: Option<&Field>) -> Result<(DataTyp
             };
             (dt, conv)
         }
-        (P::Int32, Some(LogicalType::Integer { bit_width, is_signed })) => {
+        (
+            P::Int32,
+            Some(LogicalType::Integer {
+                bit_width,
+                is_signed,
+            }),
+        ) => {
             let dt = match (bit_width, is_signed) {
                 (8, true) => DataType::Int8,
                 (16, true) => DataType::Int16,
@@ -355,29 +373,50 @@ fn leaf_type(schema: &Schema, i: usize, hint: Option<&Field>) -> Result<(DataTyp
                 (32, false) => DataType::UInt32,
                 _ => DataType::Int32,
             };
-            let conv = if dt == DataType::Int32 { Conv::Same } else { Conv::Int32To };
+            let conv = if dt == DataType::Int32 {
+                Conv::Same
+            } else {
+                Conv::Int32To
+            };
             (dt, conv)
         }
         (P::Int32, Some(LogicalType::Date)) => (DataType::Date32, Conv::Same),
-        (P::Int32, Some(LogicalType::Time { unit: TimeUnit::Millis, .. })) => {
-            (DataType::Time32(ArrowUnit::Millisecond), Conv::Same)
-        }
-        (P::Int32, Some(LogicalType::Unknown)) | (P::Int64, Some(LogicalType::Unknown)) | (P::ByteArray, Some(LogicalType::Unknown)) => {
-            (DataType::Null, Conv::Same)
-        }
+        (
+            P::Int32,
+            Some(LogicalType::Time {
+                unit: TimeUnit::Millis,
+                ..
+            }),
+        ) => (DataType::Time32(ArrowUnit::Millisecond), Conv::Same),
+        (P::Int32, Some(LogicalType::Unknown))
+        | (P::Int64, Some(LogicalType::Unknown))
+        | (P::ByteArray, Some(LogicalType::Unknown)) => (DataType::Null, Conv::Same),
         (P::Int32, _) => (DataType::Int32, Conv::Same),
-        (P::Int64, Some(LogicalType::Integer { bit_width: 64, is_signed: false })) => {
-            (DataType::UInt64, Conv::Int64To)
-        }
+        (
+            P::Int64,
+            Some(LogicalType::Integer {
+                bit_width: 64,
+                is_signed: false,
+            }),
+        ) => (DataType::UInt64, Conv::Int64To),
         (P::Int64, Some(LogicalType::Time { unit, .. })) if *unit != TimeUnit::Millis => {
             (DataType::Time64(arrow_unit(*unit)), Conv::Same)
         }
-        (P::Int64, Some(LogicalType::Timestamp { is_adjusted_to_utc, unit })) => {
+        (
+            P::Int64,
+            Some(LogicalType::Timestamp {
+                is_adjusted_to_utc,
+                unit,
+            }),
+        ) => {
             let tz = is_adjusted_to_utc.then(|| Arc::<str>::from("UTC"));
             (DataType::Timestamp(arrow_unit(*unit), tz), Conv::Same)
         }
         (P::Int64, _) => (DataType::Int64, Conv::Same),
-        (P::Int96, _) => (DataType::Timestamp(ArrowUnit::Nanosecond, None), Conv::Int96),
+        (P::Int96, _) => (
+            DataType::Timestamp(ArrowUnit::Nanosecond, None),
+            Conv::Int96,
+        ),
         (P::Float, _) => (DataType::Float32, Conv::Same),
         (P::Double, _) => (DataType::Float64, Conv::Same),
         (P::ByteArray, Some(LogicalType::String | LogicalType::Json | LogicalType::Enum)) => {

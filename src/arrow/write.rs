@@ -183,7 +183,9 @@ fn parquet_type(f: &Field, name: &str) -> Result<Type> {
         DataType::UInt16 => int(P::Int32, 16, false),
         DataType::UInt32 => int(P::Int32, 32, false),
         DataType::UInt64 => int(P::Int64, 64, false),
-        DataType::Float16 => Type::fixed_len_byte_array(name, rep, 2).logical_type(LogicalType::Float16),
+        DataType::Float16 => {
+            Type::fixed_len_byte_array(name, rep, 2).logical_type(LogicalType::Float16)
+        }
         DataType::Float32 => prim(P::Float),
         DataType::Float64 => prim(P::Double),
         DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View => {
@@ -193,8 +195,8 @@ fn parquet_type(f: &Field, name: &str) -> Result<Type> {
         DataType::FixedSizeBinary(n) => {
             let n = usize::try_from(*n).map_err(|_| unsupported(f, "negative width"))?;
             let t = Type::fixed_len_byte_array(name, rep, n);
-            let uuid = f.metadata().get("ARROW:extension:name").map(String::as_str)
-                == Some("arrow.uuid");
+            let uuid =
+                f.metadata().get("ARROW:extension:name").map(String::as_str) == Some("arrow.uuid");
             if uuid && n == 16 {
                 t.logical_type(LogicalType::Uuid)
             } else {
@@ -225,7 +227,10 @@ fn parquet_type(f: &Field, name: &str) -> Result<Type> {
         }
         DataType::Struct(fields) => {
             if fields.is_empty() {
-                return Err(unsupported(f, "a struct without fields has no Parquet type"));
+                return Err(unsupported(
+                    f,
+                    "a struct without fields has no Parquet type",
+                ));
             }
             let mut children = Vec::with_capacity(fields.len());
             for c in fields {
@@ -293,15 +298,21 @@ fn shred(
         }
         DataType::List(c) => {
             let l = array.as_list::<i32>();
-            let o: Vec<(usize, usize)> =
-                l.offsets().windows(2).map(|w| (w[0] as usize, w[1] as usize)).collect();
+            let o: Vec<(usize, usize)> = l
+                .offsets()
+                .windows(2)
+                .map(|w| (w[0] as usize, w[1] as usize))
+                .collect();
             let items = expand(&items, &o, def, rep);
             shred(l.values(), c, items, def + 1, rep + 1, out)
         }
         DataType::LargeList(c) => {
             let l = array.as_list::<i64>();
-            let o: Vec<(usize, usize)> =
-                l.offsets().windows(2).map(|w| (w[0] as usize, w[1] as usize)).collect();
+            let o: Vec<(usize, usize)> = l
+                .offsets()
+                .windows(2)
+                .map(|w| (w[0] as usize, w[1] as usize))
+                .collect();
             let items = expand(&items, &o, def, rep);
             shred(l.values(), c, items, def + 1, rep + 1, out)
         }
@@ -406,7 +417,11 @@ fn dict_keys<K: ArrowDictionaryKeyType>(array: &ArrayRef, at: &[usize]) -> Vec<u
         .collect()
 }
 
-fn gather<T: ArrowPrimitiveType, U>(a: &ArrayRef, at: &[usize], f: impl Fn(T::Native) -> U) -> Vec<U> {
+fn gather<T: ArrowPrimitiveType, U>(
+    a: &ArrayRef,
+    at: &[usize],
+    f: impl Fn(T::Native) -> U,
+) -> Vec<U> {
     let v = a.as_primitive::<T>().values();
     if at.len() == v.len() && at.first() == Some(&0) && at.last() == Some(&(v.len() - 1)) {
         return v.iter().map(|&x| f(x)).collect();
@@ -448,12 +463,12 @@ fn leaf_values(a: &ArrayRef, f: &Field, at: &[usize]) -> Result<Values> {
         DataType::Float32 => Values::Float(gather::<Float32Type, _>(a, at, |x| x)),
         DataType::Float64 => Values::Double(gather::<Float64Type, _>(a, at, |x| x)),
         DataType::Date32 => Values::Int32(gather::<Date32Type, _>(a, at, |x| x)),
-        DataType::Date64 => {
-            Values::Int32(gather::<Date64Type, _>(a, at, |x| x.div_euclid(86_400_000) as i32))
-        }
-        DataType::Time32(AU::Second) => {
-            Values::Int32(gather::<Time32SecondType, _>(a, at, |x| x.wrapping_mul(1000)))
-        }
+        DataType::Date64 => Values::Int32(gather::<Date64Type, _>(a, at, |x| {
+            x.div_euclid(86_400_000) as i32
+        })),
+        DataType::Time32(AU::Second) => Values::Int32(gather::<Time32SecondType, _>(a, at, |x| {
+            x.wrapping_mul(1000)
+        })),
         DataType::Time32(_) => Values::Int32(gather::<Time32MillisecondType, _>(a, at, |x| x)),
         DataType::Time64(AU::Nanosecond) => {
             Values::Int64(gather::<Time64NanosecondType, _>(a, at, |x| x))
@@ -475,7 +490,8 @@ fn leaf_values(a: &ArrayRef, f: &Field, at: &[usize]) -> Result<Values> {
             let n = decimal_bytes(*p);
             let mut out = FixedLenByteArrays::new(n);
             for v in gather::<Decimal128Type, _>(a, at, |x| x.to_be_bytes()) {
-                out.push(v.get(16 - n.min(16)..).ok_or_else(bad)?).ok_or_else(bad)?;
+                out.push(v.get(16 - n.min(16)..).ok_or_else(bad)?)
+                    .ok_or_else(bad)?;
             }
             Values::FixedLenByteArray(out)
         }
