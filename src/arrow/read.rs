@@ -486,14 +486,9 @@ fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRe
         DataType::UInt8 => primitive::<UInt8Type>(v.iter().map(|&x| x as u8).collect(), s, dt),
         DataType::UInt16 => primitive::<UInt16Type>(v.iter().map(|&x| x as u16).collect(), s, dt),
         DataType::UInt32 => primitive::<UInt32Type>(v.iter().map(|&x| x as u32).collect(), s, dt),
-        DataType::Decimal128(..) => {
-            primitive::<Decimal128Type>(v.iter().map(|&x| i128::from(x)).collect(), s, dt)
+        DataType::Decimal128(..) | DataType::Decimal256(..) => {
+            return int64_array(v.into_iter().map(i64::from).collect(), s, dt)
         }
-        DataType::Decimal256(..) => primitive::<Decimal256Type>(
-            v.iter().map(|&x| i256::from_i128(x.into())).collect(),
-            s,
-            dt,
-        ),
         DataType::Time32(TimeUnit::Second) => primitive::<Time32SecondType>(v, s, dt),
         DataType::Time32(_) => primitive::<Time32MillisecondType>(v, s, dt),
         _ => {

@@ -298,32 +298,17 @@ fn shred(
         }
         DataType::List(c) => {
             let l = array.as_list::<i32>();
-            let o: Vec<(usize, usize)> = l
-                .offsets()
-                .windows(2)
-                .map(|w| (w[0] as usize, w[1] as usize))
-                .collect();
-            let items = expand(&items, &o, def, rep);
+            let items = expand(&items, &ranges(l.offsets()), def, rep);
             shred(l.values(), c, items, def + 1, rep + 1, out)
         }
         DataType::LargeList(c) => {
             let l = array.as_list::<i64>();
-            let o: Vec<(usize, usize)> = l
-                .offsets()
-                .windows(2)
-                .map(|w| (w[0] as usize, w[1] as usize))
-                .collect();
-            let items = expand(&items, &o, def, rep);
+            let items = expand(&items, &ranges(l.offsets()), def, rep);
             shred(l.values(), c, items, def + 1, rep + 1, out)
         }
         DataType::Map(e, _) => {
             let m = array.as_map();
-            let o: Vec<(usize, usize)> = m
-                .value_offsets()
-                .windows(2)
-                .map(|w| (w[0] as usize, w[1] as usize))
-                .collect();
-            let items = expand(&items, &o, def, rep);
+            let items = expand(&items, &ranges(m.offsets()), def, rep);
             let entries: ArrayRef = Arc::new(m.entries().clone());
             let DataType::Struct(kv) = e.data_type() else {
                 return Err(unsupported(f, "map entries are not a struct"));
@@ -341,6 +326,14 @@ fn shred(
             Ok(())
         }
     }
+}
+
+/// Each list slot's range of child indices.
+fn ranges<O: ArrowNativeType>(offsets: &arrow_buffer::OffsetBuffer<O>) -> Vec<(usize, usize)> {
+    offsets
+        .windows(2)
+        .map(|w| (w[0].as_usize(), w[1].as_usize()))
+        .collect()
 }
 
 /// The positions of a list's elements: each present list slot becomes its elements (the
