@@ -7,7 +7,7 @@
 //! Reading decodes each column through a [`Scan`](crate::read::Scan) (so projection, row
 //! selection, predicates and page pruning apply) and builds the arrays from its levels and
 //! values ([`read`]); writing shreds the arrays into levels and values for the column writers
-//! ([`write`]).
+//! ([`write`](mod@write)).
 //!
 //! ```
 //! # fn main() -> parket::Result<()> {
