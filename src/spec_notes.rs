@@ -32,6 +32,7 @@
 //! 22. [`versions`]: the file version, the data page version and the writer version.
 //! 23. `encryption`: modular encryption, keys, AADs and the footer modes (with the
 //!     `encryption` feature).
+//! 24. `geospatial`: GEOMETRY and GEOGRAPHY, WKB and their bounding boxes (with `std`).
 
 #[doc = include_str!("../spec-notes/01-file-layout.md")]
 pub mod file_layout {}
@@ -103,3 +104,7 @@ pub mod versions {}
 #[cfg(feature = "encryption")]
 #[doc = include_str!("../spec-notes/23-encryption.md")]
 pub mod encryption {}
+
+#[cfg(feature = "std")]
+#[doc = include_str!("../spec-notes/24-geospatial.md")]
+pub mod geospatial {}
