@@ -29,6 +29,8 @@ pub mod aad;
 pub mod cipher;
 pub mod key;
 pub mod key_material;
+#[cfg(feature = "encryption-write")]
+pub mod random;
 
 pub use aad::{module_aad, ModuleType};
 pub use cipher::{decrypt_ctr, decrypt_gcm, encrypt_ctr, encrypt_gcm, verify_signature};

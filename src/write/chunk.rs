@@ -49,15 +49,39 @@ pub const SLICE_LEVELS: usize = 1024;
 /// (it may arrive after data pages that use it, which wait for it), then the data pages.
 pub(crate) trait PageSink {
     /// The chunk's dictionary page, complete.
-    fn dictionary_page(&mut self, page: &EncodedPage<'_>) -> Result<()>;
+    fn dictionary_page(&mut self, page: &EncodedPage<'_>) -> Result<Stored>;
 
-    /// A data page; `uses_dictionary` when its values are dictionary ids. Returns whether the
-    /// sink took the page without its last part ([`EncodedPage::to_vec_without_input`]):
-    /// the encoder then hands the buffer of that part to [`PageSink::values_buffer`].
-    fn data_page(&mut self, page: &EncodedPage<'_>, uses_dictionary: bool) -> Result<bool>;
+    /// A data page; `uses_dictionary` when its values are dictionary ids. The sink may take
+    /// the page without its last part ([`EncodedPage::to_vec_without_input`],
+    /// [`Stored::keeps_values`]): the encoder then hands the buffer of that part to
+    /// [`PageSink::values_buffer`].
+    fn data_page(&mut self, page: &EncodedPage<'_>, uses_dictionary: bool) -> Result<Stored>;
 
     /// The buffer of the last data page's encoded values, which ends that page.
     fn values_buffer(&mut self, values: Vec<u8>);
+}
+
+/// A page as its sink stores it: the bytes it takes in the file (an encrypted page's header
+/// and body are modules, larger than the page built).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stored {
+    /// Bytes of the page, header included.
+    pub total: usize,
+    /// Bytes of its header.
+    pub header_len: usize,
+    /// The sink took the page without its last part, whose buffer it wants.
+    pub keeps_values: bool,
+}
+
+impl Stored {
+    /// `page` stored as built.
+    pub fn as_built(page: &EncodedPage<'_>, keeps_values: bool) -> Stored {
+        Stored {
+            total: page.total_compressed(),
+            header_len: page.header_len(),
+            keeps_values,
+        }
+    }
 }
 
 /// The buffers a chunk encoder fills and empties page after page, and its page encoder: handed
@@ -585,10 +609,10 @@ impl ChunkEncoder {
             return Ok(());
         }
         let page = self.pages.dictionary_page(dict.dictionary().as_ref())?;
-        sink.dictionary_page(&page)?;
+        let stored = sink.dictionary_page(&page)?;
         self.dictionary_page = Some((
-            page.total_compressed() as i64,
-            page.total_uncompressed() as i64,
+            stored.total as i64,
+            (stored.header_len + page.uncompressed_page_size()) as i64,
         ));
         Ok(())
     }
@@ -686,10 +710,13 @@ impl ChunkEncoder {
             statistics: (settings.statistics && !settings.page_index)
                 .then(|| page.stats.to_format(settings.statistics_truncate_length)),
         })?;
-        let (size, uncompressed) = (built.total_compressed(), built.total_uncompressed());
-        let keeps_values = sink.data_page(&built, self.dictionary_active)?;
+        let stored = sink.data_page(&built, self.dictionary_active)?;
+        let (size, uncompressed) = (
+            stored.total,
+            stored.header_len + built.uncompressed_page_size(),
+        );
         drop(built);
-        if keeps_values {
+        if stored.keeps_values {
             // The next page's values are likely about as many bytes.
             let len = self.page.plain.len();
             let next = Vec::with_capacity(len + len / 8);

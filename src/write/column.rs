@@ -27,7 +27,9 @@ use crate::page::encode::EncodedPage;
 use crate::schema::ColumnDescriptor;
 use crate::values::ValuesRef;
 
-use super::chunk::{ChunkEncoder, EncoderScratch, PageSink};
+use super::chunk::{ChunkEncoder, EncoderScratch, PageSink, Stored};
+#[cfg(feature = "encryption-write")]
+use super::encrypt::ChunkEncryptor;
 use super::options::ColumnSettings;
 use super::page_index::{push_unique, ChunkIndexes};
 use super::Out;
@@ -38,6 +40,9 @@ use super::Out;
 pub struct ColumnWriter {
     encoder: ChunkEncoder,
     held: HeldPages,
+    /// Encrypts the chunk's pages, when the column is encrypted.
+    #[cfg(feature = "encryption-write")]
+    encryptor: Option<ChunkEncryptor>,
 }
 
 /// The pages of a chunk not yet in the file, and where the chunk's bytes went once they
@@ -87,28 +92,66 @@ impl HeldPages {
 struct Destination<'a, 'o> {
     held: &'a mut HeldPages,
     out: Option<&'a mut Out<'o>>,
+    #[cfg(feature = "encryption-write")]
+    encryptor: Option<&'a mut ChunkEncryptor>,
+}
+
+impl Destination<'_, '_> {
+    /// The page as stored when the chunk is encrypted: its header and body modules.
+    #[cfg(feature = "encryption-write")]
+    fn encrypted(&mut self, page: &EncodedPage<'_>) -> Result<Option<(Vec<u8>, Stored)>> {
+        let Some(e) = self.encryptor.as_deref_mut() else {
+            return Ok(None);
+        };
+        let (bytes, header_len) = e.page(page)?;
+        let stored = Stored {
+            total: bytes.len(),
+            header_len,
+            keeps_values: false,
+        };
+        Ok(Some((bytes, stored)))
+    }
+
+    #[cfg(not(feature = "encryption-write"))]
+    fn encrypted(&mut self, _: &EncodedPage<'_>) -> Result<Option<(Vec<u8>, Stored)>> {
+        Ok(None)
+    }
 }
 
 impl PageSink for Destination<'_, '_> {
-    fn dictionary_page(&mut self, page: &EncodedPage<'_>) -> Result<()> {
+    fn dictionary_page(&mut self, page: &EncodedPage<'_>) -> Result<Stored> {
+        if let Some((bytes, stored)) = self.encrypted(page)? {
+            self.held.dictionary = bytes;
+            return Ok(stored);
+        }
         self.held.dictionary = page.to_vec();
-        Ok(())
+        Ok(Stored::as_built(page, false))
     }
 
-    fn data_page(&mut self, page: &EncodedPage<'_>, uses_dictionary: bool) -> Result<bool> {
-        match self.out.as_deref_mut() {
-            Some(out) if !uses_dictionary => {
+    fn data_page(&mut self, page: &EncodedPage<'_>, uses_dictionary: bool) -> Result<Stored> {
+        let encrypted = self.encrypted(page)?;
+        match (self.out.as_deref_mut(), encrypted) {
+            (Some(out), Some((bytes, stored))) if !uses_dictionary => {
+                self.held.drain(out)?;
+                out.put(&bytes)?;
+                Ok(stored)
+            }
+            (_, Some((bytes, stored))) => {
+                self.held.pages.push(bytes);
+                Ok(stored)
+            }
+            (Some(out), None) if !uses_dictionary => {
                 self.held.drain(out)?;
                 for part in page.parts() {
                     out.put(part)?;
                 }
-                Ok(false)
+                Ok(Stored::as_built(page, false))
             }
-            _ => {
+            (_, None) => {
                 // When the values end the page uncompressed, they are not copied: their
                 // buffer itself is kept as the page's last part.
                 self.held.pages.push(page.to_vec_without_input(true));
-                Ok(page.ends_with_input())
+                Ok(Stored::as_built(page, page.ends_with_input()))
             }
         }
     }
@@ -134,7 +177,15 @@ impl ColumnWriter {
         Ok(ColumnWriter {
             encoder: ChunkEncoder::new(descr, settings)?,
             held: HeldPages::default(),
+            #[cfg(feature = "encryption-write")]
+            encryptor: None,
         })
+    }
+
+    /// Encrypts the chunk's pages with `encryptor`.
+    #[cfg(feature = "encryption-write")]
+    pub(crate) fn encrypt_with(&mut self, encryptor: Option<ChunkEncryptor>) {
+        self.encryptor = encryptor;
     }
 
     /// The column written.
@@ -184,6 +235,8 @@ impl ColumnWriter {
         let mut sink = Destination {
             held: &mut self.held,
             out,
+            #[cfg(feature = "encryption-write")]
+            encryptor: self.encryptor.as_mut(),
         };
         self.encoder
             .write(values, def_levels, rep_levels, &mut sink)
@@ -208,6 +261,8 @@ impl ColumnWriter {
         let mut sink = Destination {
             held: &mut self.held,
             out: Some(&mut *out),
+            #[cfg(feature = "encryption-write")]
+            encryptor: self.encryptor.as_mut(),
         };
         let (chunk, scratch) = self.encoder.finish(&mut sink)?;
         // The dictionary is complete now: everything held goes out.

@@ -55,6 +55,8 @@
 
 mod chunk;
 mod column;
+#[cfg(feature = "encryption-write")]
+mod encrypt;
 mod open_page;
 mod options;
 mod page_index;
@@ -62,6 +64,8 @@ mod typed;
 
 pub use chunk::SLICE_LEVELS;
 pub use column::ColumnWriter;
+#[cfg(feature = "encryption-write")]
+pub use encrypt::{Algorithm, FileEncryptionProperties};
 pub use options::{
     encoding_allowed, BloomFilterOptions, ColumnOptions, PageVersion, WriteOptions,
     DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, DEFAULT_DATA_PAGE_SIZE,
@@ -152,6 +156,9 @@ pub struct FileWriter<W: Sink> {
     scratch: Option<column::WriterScratch>,
     /// A row group writer holding rows was dropped without `finish`: `finish` errors.
     dropped_rows: bool,
+    /// Encrypts the file, when the options ask for it.
+    #[cfg(feature = "encryption-write")]
+    encryptor: Option<encrypt::FileEncryptor>,
 }
 
 impl<W: Sink> FileWriter<W> {
@@ -173,7 +180,16 @@ impl<W: Sink> FileWriter<W> {
             // A codec whose feature is off fails here, not at the first page.
             crate::compression::compress(s.codec, b"", &mut Vec::new())?;
         }
-        sink.write_bytes(b"PAR1")?;
+        #[cfg(feature = "encryption-write")]
+        let encryptor = match &options.encryption {
+            Some(props) => Some(encrypt::FileEncryptor::new(props.clone(), &schema)?),
+            None => None,
+        };
+        #[cfg(feature = "encryption-write")]
+        let magic = encryptor.as_ref().map_or(b"PAR1", |e| e.magic());
+        #[cfg(not(feature = "encryption-write"))]
+        let magic = b"PAR1";
+        sink.write_bytes(magic)?;
         Ok(FileWriter {
             sink,
             offset: 4,
@@ -188,6 +204,8 @@ impl<W: Sink> FileWriter<W> {
             failed: false,
             scratch: None,
             dropped_rows: false,
+            #[cfg(feature = "encryption-write")]
+            encryptor,
         })
     }
 
@@ -217,6 +235,14 @@ impl<W: Sink> FileWriter<W> {
             .collect::<Result<Vec<_>>>()?;
         if let (Some(first), Some(scratch)) = (columns.first_mut(), self.scratch.take()) {
             first.adopt(scratch);
+        }
+        #[cfg(feature = "encryption-write")]
+        if let Some(e) = &self.encryptor {
+            // The row group these columns go to is the next one.
+            let rg_index = self.row_groups.len();
+            for (i, c) in columns.iter_mut().enumerate() {
+                c.encrypt_with(e.chunk(rg_index, i));
+            }
         }
         Ok(columns)
     }
@@ -378,7 +404,7 @@ impl<W: Sink> FileWriter<W> {
         let mut chunks = Vec::with_capacity(written.len());
         let mut idx = Vec::with_capacity(written.len());
         let (mut total_unc, mut total_comp) = (0i64, 0i64);
-        for f in written {
+        for (col, f) in written.into_iter().enumerate() {
             let mut chunk = f.chunk;
             if let Some(m) = &chunk.meta_data {
                 total_unc += m.total_uncompressed_size;
@@ -394,10 +420,14 @@ impl<W: Sink> FileWriter<W> {
                     compression: BloomFilterCompression::Uncompressed,
                 }
                 .encode(&mut buf);
-                buf.extend_from_slice(&bits);
+                self.seal_bloom(rg_index, col, &mut buf, &bits)?;
                 meta.bloom_filter_offset = Some(self.offset as i64);
                 meta.bloom_filter_length = Some(buf.len() as i32);
                 self.put(&buf)?;
+            }
+            #[cfg(feature = "encryption-write")]
+            if let Some(e) = &self.encryptor {
+                e.seal_column(&mut chunk, rg_index, col)?;
             }
             idx.push((f.column_index, f.offset_index));
             chunks.push(chunk);
@@ -438,22 +468,36 @@ impl<W: Sink> FileWriter<W> {
             offset: &mut self.offset,
             failed: &mut self.failed,
         };
-        for (rg, idx) in self.row_groups.iter_mut().zip(&self.indexes) {
-            for (chunk, (ci, _)) in rg.columns.iter_mut().zip(idx) {
+        for (rg_index, (rg, idx)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
+            for (col, (chunk, (ci, _))) in rg.columns.iter_mut().zip(idx).enumerate() {
                 if let Some(ci) = ci {
                     buf.clear();
                     ci.encode(&mut buf);
+                    #[cfg(feature = "encryption-write")]
+                    encrypt::seal_module(
+                        self.encryptor.as_ref(),
+                        crate::encryption::ModuleType::ColumnIndex,
+                        (rg_index, col),
+                        &mut buf,
+                    )?;
                     chunk.column_index_offset = Some(*out.offset as i64);
                     chunk.column_index_length = Some(buf.len() as i32);
                     out.put(&buf)?;
                 }
             }
         }
-        for (rg, idx) in self.row_groups.iter_mut().zip(&self.indexes) {
-            for (chunk, (_, oi)) in rg.columns.iter_mut().zip(idx) {
+        for (rg_index, (rg, idx)) in self.row_groups.iter_mut().zip(&self.indexes).enumerate() {
+            for (col, (chunk, (_, oi))) in rg.columns.iter_mut().zip(idx).enumerate() {
                 if let Some(oi) = oi {
                     buf.clear();
                     oi.encode(&mut buf);
+                    #[cfg(feature = "encryption-write")]
+                    encrypt::seal_module(
+                        self.encryptor.as_ref(),
+                        crate::encryption::ModuleType::OffsetIndex,
+                        (rg_index, col),
+                        &mut buf,
+                    )?;
                     chunk.offset_index_offset = Some(*out.offset as i64);
                     chunk.offset_index_length = Some(buf.len() as i32);
                     out.put(&buf)?;
@@ -462,7 +506,8 @@ impl<W: Sink> FileWriter<W> {
         }
         self.indexes.clear();
         let kv = &self.options.key_value_metadata;
-        let meta = FileMetaData {
+        #[allow(unused_mut)]
+        let mut meta = FileMetaData {
             // Spec (FileMetaData.version, Dec 2025): "writers should always populate 1".
             version: 1,
             schema: self.schema.to_elements(),
@@ -489,14 +534,41 @@ impl<W: Sink> FileWriter<W> {
             footer_signing_key_metadata: None,
         };
         buf.clear();
-        meta.encode(&mut buf);
-        let len = u32::try_from(buf.len())
-            .map_err(|_| Error::limit("footer bytes", buf.len() as u64, u32::MAX as u64))?;
-        buf.extend_from_slice(&len.to_le_bytes());
-        buf.extend_from_slice(b"PAR1");
+        #[cfg(feature = "encryption-write")]
+        if let Some(e) = &self.encryptor {
+            buf = e.footer(&mut meta)?;
+        }
+        if buf.is_empty() {
+            meta.encode(&mut buf);
+            let len = u32::try_from(buf.len())
+                .map_err(|_| Error::limit("footer bytes", buf.len() as u64, u32::MAX as u64))?;
+            buf.extend_from_slice(&len.to_le_bytes());
+            buf.extend_from_slice(b"PAR1");
+        }
         self.put(&buf)?;
         self.metadata = Some(meta.clone());
         Ok(meta)
+    }
+
+    /// Appends the bitset to its Bloom filter header `buf`; in an encrypted chunk, both as
+    /// modules (Encryption.md 4.4.2: types 8 and 9).
+    fn seal_bloom(
+        &self,
+        rg_index: usize,
+        col: usize,
+        buf: &mut Vec<u8>,
+        bits: &[u8],
+    ) -> Result<()> {
+        #[cfg(feature = "encryption-write")]
+        if let Some(c) = self.encryptor.as_ref().and_then(|e| e.chunk(rg_index, col)) {
+            use crate::encryption::ModuleType;
+            let header = core::mem::take(buf);
+            c.module(ModuleType::BloomFilterHeader, &header, buf)?;
+            return c.module(ModuleType::BloomFilterBitset, bits, buf);
+        }
+        let _ = (rg_index, col);
+        buf.extend_from_slice(bits);
+        Ok(())
     }
 
     /// The sink (call [`FileWriter::finish`] first for a complete file).

@@ -170,6 +170,8 @@ pub struct WriteOptions {
     pub(crate) ieee_754_total_order: bool,
     pub(crate) key_value_metadata: Vec<KeyValue>,
     pub(crate) created_by: String,
+    #[cfg(feature = "encryption-write")]
+    pub(crate) encryption: Option<super::encrypt::FileEncryptionProperties>,
 }
 
 /// Default target size of a data page.
@@ -209,6 +211,8 @@ impl Default for WriteOptions {
             ieee_754_total_order: false,
             key_value_metadata: Vec::new(),
             created_by: alloc::format!("parket version {}", env!("CARGO_PKG_VERSION")),
+            #[cfg(feature = "encryption-write")]
+            encryption: None,
         }
     }
 }
@@ -316,6 +320,13 @@ impl WriteOptions {
     /// The footer's `created_by` (default `parket version X.Y.Z`).
     pub fn created_by(mut self, s: &str) -> Self {
         self.created_by = s.into();
+        self
+    }
+    /// Encrypts the file (Parquet Modular Encryption; feature `encryption-write`): see
+    /// [`FileEncryptionProperties`](crate::write::FileEncryptionProperties). Default: none.
+    #[cfg(feature = "encryption-write")]
+    pub fn encryption(mut self, properties: super::encrypt::FileEncryptionProperties) -> Self {
+        self.encryption = Some(properties);
         self
     }
 

@@ -7,6 +7,7 @@ mod cat;
 mod check;
 mod dump;
 mod dump_structs;
+mod encrypt;
 mod json;
 mod json_keys;
 mod keys;
@@ -39,6 +40,9 @@ commands:
         [--encoding PATH=ENCODING]... [--bloom-filter PATH]... [--row-group-rows N]
         [--page-rows N] [--page-size BYTES] [--statistics on|off] [--page-index on|off]
         [--crc on|off] [--ieee-754-total-order on|off]
+        [--encrypt-footer-key KEY [--encrypt-column PATH=KEY]... [--footer-key-id ID]
+         [--column-key-id PATH=ID]... [--encryption-algorithm aes_gcm_v1|aes_gcm_ctr_v1]
+         [--plaintext-footer] [--aad-prefix TEXT] [--store-aad-prefix on|off]]
                               write JSON Lines (one record per line) as Parquet
   pages [--column PATH] [--json] FILE
                               one line per page: offset, type, encodings, sizes, values,

@@ -140,10 +140,10 @@ pub fn options(args: &mut Args) -> Result<WriteOptions, String> {
     if let Some(v) = args.value("--crc")? {
         o = o.page_crc(on_off("--crc", &v)?);
     }
-    Ok(o)
+    crate::encrypt::options(args, o)
 }
 
-fn on_off(flag: &str, v: &str) -> Result<bool, String> {
+pub(crate) fn on_off(flag: &str, v: &str) -> Result<bool, String> {
     match v {
         "on" => Ok(true),
         "off" => Ok(false),
