@@ -53,6 +53,12 @@ impl InMemoryKms {
         self.keys.insert(String::from(id), key);
         self
     }
+
+    /// The master key `id`, for wrapping (`wrap.rs`).
+    #[cfg(feature = "encryption-write")]
+    pub(crate) fn get(&self, id: &str) -> Option<&Key> {
+        self.keys.get(id)
+    }
 }
 
 impl KmsUnwrap for InMemoryKms {

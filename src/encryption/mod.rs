@@ -31,6 +31,8 @@ pub mod key;
 pub mod key_material;
 #[cfg(feature = "encryption-write")]
 pub mod random;
+#[cfg(feature = "encryption-write")]
+pub mod wrap;
 
 pub use aad::{module_aad, ModuleType};
 pub use cipher::{decrypt_ctr, decrypt_gcm, encrypt_ctr, encrypt_gcm, verify_signature};
