@@ -458,3 +458,217 @@ pub(crate) fn seal_module(
     *buf = out;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    //! The bytes the writer lays out, taken apart with the spec's rules alone (the module
+    //! framing, the AADs of Encryption.md 4.4 and the NIST-checked ciphers), not with the
+    //! reader.
+    use super::*;
+    use crate::encryption::cipher::{decrypt_ctr, decrypt_gcm, verify_signature, NONCE_LEN};
+    use crate::format::{ColumnMetaData, PageHeader};
+    use crate::thrift::decode_prefix;
+    use crate::values::ValuesRef;
+    use crate::write::{FileWriter, WriteOptions};
+
+    fn k(b: u8) -> Key {
+        Key::new(&[b; 16]).unwrap()
+    }
+
+    /// A file of columns `x` (INT32, 300 rows: 3 pages of 100) and `y` (optional DOUBLE).
+    fn write(props: FileEncryptionProperties) -> Vec<u8> {
+        let schema = Schema::parse("message m { required int32 x; optional double y; }").unwrap();
+        let options = WriteOptions::default()
+            .dictionary(false)
+            .codec(crate::compression::Codec::Uncompressed)
+            .max_rows_per_page(100)
+            .encryption(props);
+        let mut w = FileWriter::new(Vec::new(), schema, options).unwrap();
+        let mut rg = w.next_row_group().unwrap();
+        let xs: Vec<i32> = (0..300).collect();
+        rg.write("x", ValuesRef::Int32(&xs), &[], &[]).unwrap();
+        let ys: Vec<f64> = (0..150).map(|i| i as f64 - 0.5).collect();
+        let def: Vec<u16> = (0..300).map(|i| (i % 2) as u16).collect();
+        rg.write("y", ValuesRef::Double(&ys), &def, &[]).unwrap();
+        rg.finish().unwrap();
+        w.finish().unwrap();
+        w.into_inner()
+    }
+
+    /// The module at `at` (without its length) and the bytes it takes.
+    fn module(file: &[u8], at: usize) -> (&[u8], usize) {
+        let len = u32::from_le_bytes(file[at..at + 4].try_into().unwrap()) as usize;
+        (&file[at + 4..at + 4 + len], 4 + len)
+    }
+
+    fn tail(file: &[u8]) -> &[u8] {
+        let n = file.len();
+        let len = u32::from_le_bytes(file[n - 8..n - 4].try_into().unwrap()) as usize;
+        &file[n - 8 - len..n - 8]
+    }
+
+    fn aes_gcm_v1(a: &EncryptionAlgorithm) -> &AesGcmV1 {
+        match a {
+            EncryptionAlgorithm::AesGcmV1(g) => g,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn encrypted_footer_uniform() {
+        let file = write(FileEncryptionProperties::new(k(1)).footer_key_metadata(b"kf"));
+        assert_eq!(&file[..4], b"PARE");
+        assert_eq!(&file[file.len() - 4..], b"PARE");
+        let tail = tail(&file);
+        let (crypto, used) = FileCryptoMetaData::decode(tail).unwrap();
+        assert_eq!(crypto.key_metadata.as_deref(), Some(&b"kf"[..]));
+        let alg = aes_gcm_v1(&crypto.encryption_algorithm);
+        let unique = alg.aad_file_unique.clone().unwrap();
+        assert_eq!(unique.len(), 8);
+        assert_eq!(
+            (alg.aad_prefix.as_ref(), alg.supply_aad_prefix),
+            (None, None)
+        );
+        // The footer module: the rest of the tail, AAD = aad_file_unique + module type 0.
+        let (m, taken) = module(tail, used);
+        assert_eq!(used + taken, tail.len());
+        let mut aad = unique.clone();
+        aad.push(0);
+        let plain = decrypt_gcm(&k(1), m, &aad, "footer").unwrap();
+        assert!(decrypt_gcm(&k(2), m, &aad, "footer").is_err());
+        let meta = FileMetaData::decode(&plain).unwrap();
+        assert_eq!(meta.num_rows, 300);
+        assert_eq!(meta.encryption_algorithm, None);
+        for c in &meta.row_groups[0].columns {
+            // Footer key, encrypted footer: the metadata stays in place (5.4).
+            assert_eq!(
+                c.crypto_metadata,
+                Some(ColumnCryptoMetaData::EncryptionWithFooterKey)
+            );
+            assert!(c.meta_data.as_ref().unwrap().statistics.is_some());
+            assert_eq!(c.encrypted_column_metadata, None);
+        }
+        // Pages of x: header module (type 4, page ordinal n), then the page module (type 2),
+        // whose length the header gives and whose stored bytes its CRC covers.
+        let x = meta.row_groups[0].columns[0].meta_data.as_ref().unwrap();
+        let mut at = x.data_page_offset as usize;
+        for ordinal in 0..3u8 {
+            let (hm, hlen) = module(&file, at);
+            let mut aad = unique.clone();
+            aad.extend_from_slice(&[4, 0, 0, 0, 0, ordinal, 0]);
+            let (h, _) =
+                decode_prefix::<PageHeader>(&decrypt_gcm(&k(1), hm, &aad, "h").unwrap(), 64)
+                    .unwrap();
+            let (pm, plen) = module(&file, at + hlen);
+            assert_eq!(h.compressed_page_size as usize, plen);
+            let stored = &file[at + hlen..at + hlen + plen];
+            assert_eq!(h.crc, Some(crate::bytes::crc32::crc32(stored) as i32));
+            aad[unique.len()] = 2;
+            let body = decrypt_gcm(&k(1), pm, &aad, "page").unwrap();
+            assert_eq!(body.len(), h.uncompressed_page_size as usize);
+            assert_eq!(h.data_page_header.unwrap().num_values, 100);
+            at += hlen + plen;
+        }
+    }
+
+    #[test]
+    fn plaintext_footer_column_key_and_plaintext_column() {
+        let props = FileEncryptionProperties::new(k(1))
+            .footer_key_metadata(b"kf")
+            .column_key_with_metadata("x", k(2), b"kc")
+            .plaintext_footer(true)
+            .algorithm(Algorithm::AesGcmCtrV1)
+            .aad_prefix(b"pre")
+            .store_aad_prefix(false);
+        let file = write(props);
+        assert_eq!(&file[..4], b"PAR1");
+        assert_eq!(&file[file.len() - 4..], b"PAR1");
+        let tail = tail(&file);
+        let (meta, used) = decode_prefix::<FileMetaData>(tail, 64).unwrap();
+        assert_eq!(
+            meta.footer_signing_key_metadata.as_deref(),
+            Some(&b"kf"[..])
+        );
+        let EncryptionAlgorithm::AesGcmCtrV1(alg) = meta.encryption_algorithm.clone().unwrap()
+        else {
+            panic!()
+        };
+        // The prefix is not stored: the reader must supply it.
+        assert_eq!((alg.aad_prefix, alg.supply_aad_prefix), (None, Some(true)));
+        let mut file_aad = b"pre".to_vec();
+        file_aad.extend_from_slice(&alg.aad_file_unique.unwrap());
+        // The signature: nonce and tag of the footer's GCM encryption with the footer key.
+        let sig = &tail[used..];
+        assert_eq!(sig.len(), NONCE_LEN + TAG_LEN);
+        let mut aad = file_aad.clone();
+        aad.push(0);
+        verify_signature(&k(1), &tail[..used], sig, &aad).unwrap();
+        assert!(verify_signature(&k(2), &tail[..used], sig, &aad).is_err());
+        assert!(verify_signature(&k(1), &tail[..used], sig, b"other").is_err());
+        let [x, y] = &meta.row_groups[0].columns[..] else {
+            panic!()
+        };
+        // x: its own key; the plaintext copy has no statistics, the encrypted one has them.
+        assert_eq!(
+            x.crypto_metadata,
+            Some(ColumnCryptoMetaData::EncryptionWithColumnKey(
+                EncryptionWithColumnKey {
+                    path_in_schema: alloc::vec![String::from("x")],
+                    key_metadata: Some(b"kc".to_vec()),
+                }
+            ))
+        );
+        let stripped = x.meta_data.as_ref().unwrap();
+        assert_eq!(stripped.statistics, None);
+        assert_eq!(stripped.encoding_stats, None);
+        assert_eq!(stripped.size_statistics, None);
+        let enc = x.encrypted_column_metadata.as_ref().unwrap();
+        let (m, taken) = module(enc, 0);
+        assert_eq!(taken, enc.len());
+        let mut aad = file_aad.clone();
+        aad.extend_from_slice(&[1, 0, 0, 0, 0]);
+        let full = decrypt_gcm(&k(2), m, &aad, "column metadata").unwrap();
+        let (full, _) = decode_prefix::<ColumnMetaData>(&full, 64).unwrap();
+        assert!(full.statistics.is_some());
+        assert_eq!(full.data_page_offset, stripped.data_page_offset);
+        assert_eq!(full.total_compressed_size, stripped.total_compressed_size);
+        // CTR pages: the page module has no tag and decrypts with the column key.
+        let at = full.data_page_offset as usize;
+        let (hm, hlen) = module(&file, at);
+        let mut aad = file_aad.clone();
+        aad.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0]);
+        let (h, _) =
+            decode_prefix::<PageHeader>(&decrypt_gcm(&k(2), hm, &aad, "h").unwrap(), 64).unwrap();
+        let (pm, plen) = module(&file, at + hlen);
+        assert_eq!(h.compressed_page_size as usize, plen);
+        assert_eq!(plen, 4 + NONCE_LEN + decrypt_ctr(&k(2), pm).unwrap().len());
+        // y: plaintext, its header in the clear where the metadata says.
+        assert_eq!(y.crypto_metadata, None);
+        assert_eq!(y.encrypted_column_metadata, None);
+        let ym = y.meta_data.as_ref().unwrap();
+        assert!(ym.statistics.is_some());
+        let (h, _) = PageHeader::decode(&file[ym.data_page_offset as usize..]).unwrap();
+        assert_eq!(h.data_page_header.unwrap().num_values, 100);
+    }
+
+    #[test]
+    fn fresh_nonces_and_no_key_in_debug() {
+        let props = FileEncryptionProperties::new(k(7));
+        let (a, b) = (write(props.clone()), write(props.clone()));
+        assert_eq!(a.len(), b.len());
+        // Same data, same keys: only aad_file_unique and the nonces differ.
+        assert_ne!(a, b);
+        let d = alloc::format!("{:?}", WriteOptions::default().encryption(props));
+        assert!(d.contains("Key(128 bits)"), "{d}");
+        assert!(!d.contains("7, 7"), "{d}");
+    }
+
+    #[test]
+    fn column_key_for_unknown_column_is_an_error() {
+        let schema = Schema::parse("message m { required int32 x; }").unwrap();
+        let options = WriteOptions::default()
+            .encryption(FileEncryptionProperties::new(k(1)).column_key("nope", k(2)));
+        let e = FileWriter::new(Vec::new(), schema, options).err().unwrap();
+        assert!(e.to_string().contains("\"nope\""), "{e}");
+    }
+}
