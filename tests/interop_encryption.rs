@@ -367,3 +367,84 @@ fn parket_writes_pyarrow_reads() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn write_flag_errors_never_show_keys() {
+    let dir = fresh_dir("enc-flags");
+    let input = dir.join("rows.jsonl");
+    std::fs::write(&input, "{\"a\":1,\"b\":\"x\",\"c\":null,\"d\":null}\n").unwrap();
+    let out = dir.join("out.parquet");
+    let secret = "00112233445566778899aabbccddeeff";
+    let base = |extra: &[&str]| {
+        let mut a = s(&[
+            "write",
+            "--schema",
+            SCHEMA,
+            "--input",
+            input.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        a.extend(s(extra));
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        parket(&a)
+    };
+    let bad_hex = "zz112233445566778899aabbccddeeff";
+    for (extra, message) in [
+        (
+            vec!["--encrypt-column", &format!("b={secret}")],
+            "--encrypt-footer-key",
+        ),
+        (vec!["--plaintext-footer"], "--encrypt-footer-key"),
+        (vec!["--encrypt-footer-key", bad_hex], "hexadecimal"),
+        (vec!["--encrypt-footer-key", "0011"], "32, 48 or 64"),
+        (
+            vec![
+                "--encrypt-footer-key",
+                secret,
+                "--encrypt-column",
+                &format!("nope={secret}"),
+            ],
+            "\"nope\"",
+        ),
+        (
+            vec!["--encrypt-footer-key", secret, "--column-key-id", "b=kb"],
+            "--column-key-id b",
+        ),
+        (
+            vec![
+                "--encrypt-footer-key",
+                secret,
+                "--encryption-algorithm",
+                "aes_gcm_v2",
+            ],
+            "aes_gcm_ctr_v1",
+        ),
+        (
+            vec![
+                "--encrypt-footer-key",
+                secret,
+                "--store-aad-prefix",
+                "maybe",
+            ],
+            "on or off",
+        ),
+    ] {
+        let o = base(&extra);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{extra:?}");
+        assert!(err.contains(message), "{extra:?}: {err}");
+        assert!(
+            !err.contains(secret) && !err.contains(bad_hex),
+            "{extra:?}: {err}"
+        );
+        assert!(!out.exists(), "{extra:?} left an output file");
+    }
+    // 128, 192 and 256-bit keys.
+    for hex_key in [secret.to_string(), secret[..16].repeat(3), secret.repeat(2)] {
+        let o = base(&["--encrypt-footer-key", &hex_key]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(&std::fs::read(&out).unwrap()[..4], b"PARE");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
