@@ -480,6 +480,8 @@ impl<W: Sink> FileWriter<W> {
                         (rg_index, col),
                         &mut buf,
                     )?;
+                    #[cfg(not(feature = "encryption-write"))]
+                    let _ = (rg_index, col);
                     chunk.column_index_offset = Some(*out.offset as i64);
                     chunk.column_index_length = Some(buf.len() as i32);
                     out.put(&buf)?;
@@ -498,6 +500,8 @@ impl<W: Sink> FileWriter<W> {
                         (rg_index, col),
                         &mut buf,
                     )?;
+                    #[cfg(not(feature = "encryption-write"))]
+                    let _ = (rg_index, col);
                     chunk.offset_index_offset = Some(*out.offset as i64);
                     chunk.offset_index_length = Some(buf.len() as i32);
                     out.put(&buf)?;
