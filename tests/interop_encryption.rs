@@ -49,6 +49,22 @@ fn parket(args: &[&str]) -> Output {
     run(Command::new(env!("CARGO_BIN_EXE_parket")).args(args))
 }
 
+/// `parket write` of `input` (JSON lines of [`SCHEMA`]) to `out`, with `extra` options.
+fn write(input: &Path, out: &Path, extra: &[String]) -> Output {
+    let mut a = s(&[
+        "write",
+        "--schema",
+        SCHEMA,
+        "--input",
+        input.to_str().unwrap(),
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    a.extend(extra.iter().cloned());
+    let a: Vec<&str> = a.iter().map(String::as_str).collect();
+    parket(&a)
+}
+
 fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -279,15 +295,7 @@ fn parket_writes_pyarrow_reads() {
     // What parket prints for these rows written without encryption.
     let plain = dir.join("plain.parquet");
     let p = plain.to_str().unwrap();
-    let w = parket(&[
-        "write",
-        "--schema",
-        SCHEMA,
-        "--input",
-        input.to_str().unwrap(),
-        "--output",
-        p,
-    ]);
+    let w = write(&input, &plain, &[]);
     assert!(w.status.success(), "{}", String::from_utf8_lossy(&w.stderr));
     let want = text(&parket(&["cat", "--json", p]));
     assert_eq!(want.lines().count(), 3000);
@@ -298,13 +306,6 @@ fn parket_writes_pyarrow_reads() {
         let out = dir.join(format!("{}.parquet", mode.name));
         let o = out.to_str().unwrap();
         let mut args = s(&[
-            "write",
-            "--schema",
-            SCHEMA,
-            "--input",
-            input.to_str().unwrap(),
-            "--output",
-            o,
             "--row-group-rows",
             "1000",
             "--page-rows",
@@ -313,8 +314,7 @@ fn parket_writes_pyarrow_reads() {
             "b",
         ]);
         args.extend(mode.write.iter().cloned());
-        let a: Vec<&str> = args.iter().map(String::as_str).collect();
-        let w = parket(&a);
+        let w = write(&input, &out, &args);
         if !w.status.success() {
             failures.push(format!(
                 "{}: write: {}",
@@ -375,20 +375,7 @@ fn write_flag_errors_never_show_keys() {
     std::fs::write(&input, "{\"a\":1,\"b\":\"x\",\"c\":null,\"d\":null}\n").unwrap();
     let out = dir.join("out.parquet");
     let secret = "00112233445566778899aabbccddeeff";
-    let base = |extra: &[&str]| {
-        let mut a = s(&[
-            "write",
-            "--schema",
-            SCHEMA,
-            "--input",
-            input.to_str().unwrap(),
-            "--output",
-            out.to_str().unwrap(),
-        ]);
-        a.extend(s(extra));
-        let a: Vec<&str> = a.iter().map(String::as_str).collect();
-        parket(&a)
-    };
+    let base = |extra: &[&str]| write(&input, &out, &s(extra));
     let bad_hex = "zz112233445566778899aabbccddeeff";
     for (extra, message) in [
         (

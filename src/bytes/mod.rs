@@ -8,9 +8,11 @@
 //! - [`float16`]: IEEE 754 half precision to and from `f32` (the FLOAT16 logical type).
 //! - [`bitpack`]: packing and unpacking of small integers, LSB first in groups of 8 (the
 //!   RLE / bit-packing hybrid) and MSB first (the deprecated BIT_PACKED encoding).
+//! - [`base64`]: standard base64, for BINARY values in JSON and wrapped keys.
 //! - `extend_short` (crate-internal): appending a short byte string as a fixed-size block, for
 //!   the byte-array decoders' and encoders' inner loops.
 
+pub mod base64;
 pub mod bitpack;
 pub mod crc32;
 pub mod cursor;

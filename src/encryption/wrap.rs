@@ -39,6 +39,7 @@ use super::cipher::{encrypt_gcm, LENGTH_LEN};
 use super::key::Key;
 use super::key_material::InMemoryKms;
 use super::random;
+use crate::bytes::base64::encode as base64;
 use crate::error::{Error, Result};
 
 /// Wraps a key with a master key (what a KMS client does).
@@ -199,49 +200,11 @@ fn quote(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Standard base64 with padding (RFC 4648 section 4).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::encryption::key_material::KeyMaterialRetriever;
     use crate::encryption::KeyRetriever;
-
-    #[test]
-    fn base64_rfc4648_vectors() {
-        // RFC 4648 section 10.
-        for (plain, coded) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64(plain.as_bytes()), coded);
-        }
-    }
 
     #[test]
     fn json_quoting() {
