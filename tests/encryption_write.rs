@@ -12,7 +12,7 @@ use parket::record::Value;
 use parket::schema::Schema;
 use parket::values::ValuesRef;
 use parket::write::{
-    Algorithm, BloomFilterOptions, FileEncryptionProperties, FileWriter, WriteOptions,
+    Algorithm, BloomFilterOptions, FileEncryptionProperties, FileWriter, PageVersion, WriteOptions,
 };
 use parket::Result;
 
@@ -23,10 +23,19 @@ fn key(b: u8) -> Key {
     Key::new(&[b; 16]).unwrap()
 }
 
-/// `rows` rows in row groups of 100, pages of 20 rows, a Bloom filter on b.
+/// `rows` rows in row groups of 100, pages of 20 rows (V1 or V2), a Bloom filter on b.
 fn write(encryption: Option<FileEncryptionProperties>, rows: usize) -> Vec<u8> {
+    write_pages(encryption, rows, PageVersion::V1)
+}
+
+fn write_pages(
+    encryption: Option<FileEncryptionProperties>,
+    rows: usize,
+    version: PageVersion,
+) -> Vec<u8> {
     let schema = Schema::parse(SCHEMA).unwrap();
     let mut options = WriteOptions::default()
+        .page_version(version)
         .max_rows_per_page(20)
         .column("b", |c| c.bloom_filter(Some(BloomFilterOptions::default())));
     if let Some(e) = encryption {
@@ -177,8 +186,12 @@ fn every_mode_round_trips() {
     assert!(want.contains("2/0: Some(ColumnIndex"), "{want}");
     let modes = modes();
     assert_eq!(modes.len(), 24);
-    for (props, keys, name) in modes {
-        let bytes = write(Some(props.clone()), 250);
+    for (i, (props, keys, name)) in modes.into_iter().enumerate() {
+        // Every other mode with V2 pages (levels outside the compressed values; the whole
+        // body is one module).
+        let version = [PageVersion::V1, PageVersion::V2][(i / 2) % 2];
+        let name = format!("{name} {version:?}");
+        let bytes = write_pages(Some(props.clone()), 250, version);
         let got = contents(&bytes, keys()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(got, want, "{name}");
         // The wrong footer key, and (when the file does not store it) no AAD prefix.
