@@ -123,12 +123,15 @@ fn plain_contents(bytes: &[u8]) -> String {
     out
 }
 
-/// Every mode: (properties, keys that read the file, name).
-fn modes() -> Vec<(
+/// One mode: the properties, the keys that read the file, a name.
+type Mode = (
     FileEncryptionProperties,
     fn() -> DecryptionProperties,
     String,
-)> {
+);
+
+/// Every mode.
+fn modes() -> Vec<Mode> {
     let mut out = Vec::new();
     for alg in [Algorithm::AesGcmV1, Algorithm::AesGcmCtrV1] {
         for plaintext_footer in [false, true] {
