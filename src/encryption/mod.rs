@@ -7,11 +7,11 @@
 //!
 //! - [`aad`]: module types and module AADs (Encryption.md 4.4);
 //! - [`key`]: keys, and where a reader finds them ([`DecryptionProperties`]);
-//! - [`cipher`]: AES-GCM and AES-CTR over one module (Encryption.md 4.2, 5.1).
+//! - [`cipher`]: AES-GCM and AES-CTR over one module (Encryption.md 4.2, 5.1);
 //! - [`key_material`]: PKMT1 key material (the KMS key tools'), read;
 //! - `random` and `wrap` (feature `encryption-write`): nonces and keys from the OS random
 //!   source, and PKMT1 key material written. The writer's side is
-//!   [`WriteOptions::encryption`](crate::write::WriteOptions::encryption).
+//!   `write::WriteOptions::encryption`.
 //!
 //! The reader ([`FileReader::from_bytes_with_decryption`](crate::read::FileReader::from_bytes_with_decryption),
 //! `new_with_decryption`) applies them to the footer and
