@@ -93,6 +93,11 @@ pub enum StatKind {
     Bytes,
     /// DECIMAL on BYTE_ARRAY / FIXED_LEN_BYTE_ARRAY: signed two's complement, big-endian.
     Decimal,
+    /// INT96 (legacy timestamps), ordered only under the `INT96_TIMESTAMP_ORDER` column order:
+    /// chronologically, by the Julian day (bytes 8..12, i32 little-endian), then the
+    /// nanoseconds of the day (bytes 0..8, i64 little-endian). Under `TYPE_ORDER` its order is
+    /// undefined and its min/max are ignored.
+    Int96,
     /// Undefined order (INT96, INTERVAL, geospatial, VARIANT): null counts only.
     Undefined,
 }
@@ -141,7 +146,7 @@ impl StatKind {
             P::Int32 => StatKind::Int32,
             P::Int64 if unsigned => StatKind::UInt64,
             P::Int64 => StatKind::Int64,
-            P::Int96 => StatKind::Undefined,
+            P::Int96 => StatKind::Int96,
             P::Float => StatKind::Float,
             P::Double => StatKind::Double,
             P::FixedLenByteArray
@@ -241,7 +246,8 @@ impl Scalar {
             StatKind::Double => Scalar::Double(f64::from_le_bytes(bytes.try_into().ok()?)),
             StatKind::Float16 if bytes.len() == 2 => Scalar::Bytes(bytes.to_vec()),
             StatKind::Bytes | StatKind::Decimal => Scalar::Bytes(bytes.to_vec()),
-            StatKind::Float16 | StatKind::Undefined => return None,
+            StatKind::Int96 if bytes.len() == 12 => Scalar::Bytes(bytes.to_vec()),
+            StatKind::Float16 | StatKind::Int96 | StatKind::Undefined => return None,
         })
     }
 }
@@ -289,16 +295,25 @@ pub fn compare(kind: StatKind, a: &Scalar, b: &Scalar) -> Ordering {
     }
 }
 
-/// Compares byte-array values of `kind` (Bytes, Decimal, Float16).
+/// Compares byte-array values of `kind` (Bytes, Decimal, Float16, Int96).
 pub fn compare_bytes(kind: StatKind, a: &[u8], b: &[u8]) -> Ordering {
     match kind {
         StatKind::Decimal => compare_decimal(a, b),
+        StatKind::Int96 => int96_key(a).cmp(&int96_key(b)),
         StatKind::Float16 => {
             let (x, y) = (half_of(a), half_of(b));
             x.partial_cmp(&y).unwrap_or(Ordering::Equal)
         }
         _ => a.cmp(b),
     }
+}
+
+/// The chronological key of an INT96 timestamp (parquet.thrift, `Int96TimestampOrder`): the
+/// Julian day, then the nanoseconds of the day. Other lengths sort first.
+fn int96_key(b: &[u8]) -> Option<(i32, i64)> {
+    let day = i32::from_le_bytes(b.get(8..12)?.try_into().ok()?);
+    let nanos = i64::from_le_bytes(b.get(0..8)?.try_into().ok()?);
+    Some((day, nanos))
 }
 
 /// Signed comparison of two big-endian two's-complement integers of any lengths (an empty
@@ -598,6 +613,11 @@ impl StatisticsBuilder {
             (StatKind::Decimal, ValuesRef::ByteArray(v)) => {
                 if let Some((l, h)) = bytes_min_max(self.kind, v.iter()) {
                     self.offer_bytes(l, h);
+                }
+            }
+            (StatKind::Int96, ValuesRef::Int96(v)) => {
+                if let Some((lo, hi)) = min_max_by(v, |a, b| int96_key(a) < int96_key(b)) {
+                    self.offer_bytes(&lo, &hi);
                 }
             }
             (StatKind::Bytes | StatKind::Decimal, ValuesRef::FixedLenByteArray(v)) => {
@@ -935,6 +955,23 @@ pub struct DecodedStatistics {
     pub is_max_exact: bool,
 }
 
+/// Whether min/max of a column of `kind` mean something under `column_order` (`None`: the
+/// footer has no `column_orders`). Spec (parquet.thrift, `ColumnOrder`): "If the reader does
+/// not support the value of this union, min and max stats for this column should be ignored";
+/// `IEEE_754_TOTAL_ORDER` is for floating-point columns; INT96 is ordered only by
+/// `INT96_TIMESTAMP_ORDER` ("If TYPE_ORDER is used for an INT96 column, readers should ignore
+/// all statistics").
+pub fn orders_min_max(kind: StatKind, column_order: Option<&ColumnOrder>) -> bool {
+    match column_order {
+        None | Some(ColumnOrder::TypeOrder) => {
+            !matches!(kind, StatKind::Undefined | StatKind::Int96)
+        }
+        Some(ColumnOrder::Ieee754TotalOrder) => kind.is_floating(),
+        Some(ColumnOrder::Int96TimestampOrder) => kind == StatKind::Int96,
+        Some(ColumnOrder::Unknown { .. }) => false,
+    }
+}
+
 /// Interprets `stats` of a column of `kind` whose footer gives `column_order` (`None` when
 /// the footer has no `column_orders`, as in files before format 2.4).
 ///
@@ -957,14 +994,7 @@ pub fn decode(
     };
     // Spec: "If the reader does not support the value of this union, min and max stats for
     // this column should be ignored."
-    let order_known = match column_order {
-        None | Some(ColumnOrder::TypeOrder) => true,
-        Some(ColumnOrder::Ieee754TotalOrder) => {
-            matches!(kind, StatKind::Float | StatKind::Double | StatKind::Float16)
-        }
-        _ => false,
-    };
-    if !order_known || kind == StatKind::Undefined {
+    if !orders_min_max(kind, column_order) {
         return out;
     }
     let (lo, hi, lo_exact, hi_exact) = match (&stats.min_value, &stats.max_value) {
@@ -1126,10 +1156,7 @@ mod tests {
             StatKind::of(P::Int64, None, None, Some(ConvertedType::Uint64)),
             StatKind::UInt64
         );
-        assert_eq!(
-            StatKind::of(P::Int96, None, None, None),
-            StatKind::Undefined
-        );
+        assert_eq!(StatKind::of(P::Int96, None, None, None), StatKind::Int96);
         assert_eq!(
             StatKind::of(
                 P::FixedLenByteArray,

@@ -524,10 +524,13 @@ impl<W: Sink> FileWriter<W> {
                     .columns()
                     .iter()
                     .map(|c| {
-                        if self.options.ieee_754_total_order
-                            && crate::statistics::StatKind::of_column(c).is_floating()
-                        {
+                        let kind = crate::statistics::StatKind::of_column(c);
+                        if self.options.ieee_754_total_order && kind.is_floating() {
                             ColumnOrder::Ieee754TotalOrder
+                        } else if kind == crate::statistics::StatKind::Int96 {
+                            // Spec (ColumnOrder): writers that emit statistics for INT96
+                            // "should use the INT96_TIMESTAMP_ORDER for this type".
+                            ColumnOrder::Int96TimestampOrder
                         } else {
                             ColumnOrder::TypeOrder
                         }

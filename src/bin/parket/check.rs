@@ -779,8 +779,8 @@ impl ChunkCheck<'_, '_> {
                 ci.max_values.len()
             ));
         }
-        let order_known = matches!(self.order, None | Some(ColumnOrder::TypeOrder))
-            && self.kind != StatKind::Undefined;
+        let order_known = statistics::orders_min_max(self.kind, self.order)
+            && self.order != Some(&ColumnOrder::Ieee754TotalOrder);
         // Byte arrays in the page index may be truncated (PageIndex.md): only bounds then.
         let exact = !matches!(self.kind, StatKind::Bytes | StatKind::Decimal);
         let mut bounds: Vec<(usize, Scalar, Scalar)> = Vec::new();

@@ -198,6 +198,7 @@ fn order_words(kind: StatKind) -> &'static str {
         StatKind::Float | StatKind::Double | StatKind::Float16 => "by value; NaN is never a bound",
         StatKind::Bytes => "unsigned byte-wise",
         StatKind::Decimal => "signed, by the decimal's value",
+        StatKind::Int96 => "undefined for INT96: no min/max (INT96_TIMESTAMP_ORDER orders them)",
         StatKind::Undefined => "undefined: no min/max",
     }
 }
@@ -222,8 +223,8 @@ fn why_no_min_max(
         Some(ColumnOrder::Unknown { .. }) => {
             return "the column order is one parket does not know, so the spec says to ignore them"
         }
-        Some(ColumnOrder::Int96TimestampOrder) => {
-            return "INT96_TIMESTAMP_ORDER bounds are not decoded by parket"
+        Some(ColumnOrder::Int96TimestampOrder) if kind != StatKind::Int96 => {
+            return "INT96_TIMESTAMP_ORDER on a column that is not INT96"
         }
         Some(ColumnOrder::Ieee754TotalOrder)
             if !matches!(kind, StatKind::Float | StatKind::Double | StatKind::Float16) =>
@@ -231,6 +232,10 @@ fn why_no_min_max(
             return "IEEE_754_TOTAL_ORDER on a column that is not floating point"
         }
         _ => {}
+    }
+    if kind == StatKind::Int96 && order != Some(&ColumnOrder::Int96TimestampOrder) {
+        return "INT96 has no defined sort order under TYPE_ORDER (the spec says to ignore its \
+                min/max; INT96_TIMESTAMP_ORDER orders them)";
     }
     if kind == StatKind::Undefined {
         return "the column's type has no defined sort order (INT96 under TYPE_ORDER, INTERVAL, \
@@ -612,7 +617,10 @@ pub(crate) fn min_max_json(
             Scalar::Int64(v) => Value::Int64(*v),
             Scalar::Float(v) => Value::Float(*v),
             Scalar::Double(v) => Value::Double(*v),
-            Scalar::Bytes(b) => Value::Bytes(b.clone()),
+            Scalar::Bytes(b) => match <[u8; 12]>::try_from(b.as_slice()) {
+                Ok(t) if kind == StatKind::Int96 => Value::Int96(t),
+                _ => Value::Bytes(b.clone()),
+            },
         };
         let mut out = String::new();
         crate::rows::leaf_to_json(&v, desc, &mut out).ok()?;
