@@ -249,3 +249,45 @@ fn where_pages_and_dump_decrypt() {
     let (ok, _, err) = run("dump", name, &a);
     assert!(!ok, "{err}");
 }
+
+/// `meta` on a plaintext-footer file without keys prints what is plaintext and marks the rest:
+/// which key encrypts each encrypted column (by its key_metadata, from the corpus's INDEX.md:
+/// double_field `kc1`, float_field `kc2`) and that its statistics are not in the footer.
+#[test]
+fn meta_without_keys_marks_the_encrypted_columns() {
+    let out = parket(&[
+        "meta",
+        &data("encrypt_columns_plaintext_footer.parquet.encrypted"),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let block = |col: &str| -> String {
+        let chunks = &text[text.find("row group 0:").expect("a row group")..];
+        let start = chunks.find(&format!("  {col}: ")).expect(col);
+        // The chunk's line and its indented lines, up to the next chunk's.
+        let mut lines = chunks[start + 2..].lines();
+        let mut b = lines.next().unwrap_or_default().to_string();
+        for l in lines.take_while(|l| l.starts_with("    ")) {
+            b.push('\n');
+            b.push_str(l);
+        }
+        b
+    };
+    for (col, id) in [("double_field", "kc1"), ("float_field", "kc2")] {
+        let b = block(col);
+        assert!(
+            b.contains(&format!(
+                "encrypted: with a column key (key_metadata \"{id}\")"
+            )),
+            "{b}"
+        );
+        assert!(b.contains("statistics: not in the plaintext footer"), "{b}");
+    }
+    let plain = block("ba_field");
+    assert!(!plain.contains("encrypted"), "{plain}");
+    assert!(plain.contains("statistics: null_count 25"), "{plain}");
+}

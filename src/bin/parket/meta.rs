@@ -111,6 +111,9 @@ fn meta_text(path: &str, md: &FileMetaData, schema: &Schema) -> String {
                             .map(|o| format!(", dictionary page at {o}"))
                             .unwrap_or_default()
                     );
+                    if let Some(c) = &cc.crypto_metadata {
+                        let _ = writeln!(s, "      encrypted: {}", crypto_text(c, cc));
+                    }
                     match &m.statistics {
                         Some(st) => {
                             let orders = md.column_orders.as_deref();
@@ -141,6 +144,13 @@ fn meta_text(path: &str, md: &FileMetaData, schema: &Schema) -> String {
                                     let _ = writeln!(s, ", no min/max: {why}");
                                 }
                             }
+                        }
+                        None if cc.encrypted_column_metadata.is_some() => {
+                            let _ = writeln!(
+                                s,
+                                "      statistics: not in the plaintext footer (Encryption.md \
+                                 5.5: they are in the encrypted column metadata)"
+                            );
                         }
                         None => {
                             let _ = writeln!(s, "      statistics: not written");
@@ -186,6 +196,37 @@ fn column_orders_text(s: &mut String, md: &FileMetaData, schema: &Schema) {
             None => "missing from the list".into(),
         };
         let _ = writeln!(s, "  {}: {text}", c.path_string());
+    }
+}
+
+/// Which key encrypts a column chunk, in words: the footer key, or a column key with its
+/// key_metadata (as text when printable, else its length; never a key).
+fn crypto_text(
+    c: &parket::format::ColumnCryptoMetaData,
+    cc: &parket::format::ColumnChunk,
+) -> String {
+    use parket::format::ColumnCryptoMetaData as C;
+    match c {
+        C::EncryptionWithFooterKey => "with the footer key".into(),
+        C::EncryptionWithColumnKey(k) => {
+            let id = match k.key_metadata.as_deref() {
+                None => "no key_metadata".to_string(),
+                Some(m)
+                    if m.len() <= 64 && m.iter().all(|b| b.is_ascii_graphic() || *b == b' ') =>
+                {
+                    format!("key_metadata {:?}", String::from_utf8_lossy(m))
+                }
+                Some(m) => format!("{} bytes of key_metadata", m.len()),
+            };
+            format!(
+                "with a column key ({id}){}",
+                if cc.encrypted_column_metadata.is_some() {
+                    "; its ColumnMetaData is encrypted with it"
+                } else {
+                    ""
+                }
+            )
+        }
     }
 }
 
