@@ -146,3 +146,24 @@ fn a_failed_rewrite_leaves_the_output_alone() {
     assert!(!bad_option.status.success());
     assert_eq!(std::fs::read(&out).unwrap(), b"precious");
 }
+
+#[test]
+fn an_aad_prefix_next_to_an_output_key_is_refused_as_ambiguous() {
+    let input = parket::testing::corpus_dir().join("data/alltypes_plain.parquet");
+    let out = tmp("aad.parquet");
+    let _ = std::fs::remove_file(&out);
+    let r = parket(&[
+        "rewrite",
+        "--encrypt-footer-key",
+        "00112233445566778899aabbccddeeff",
+        "--aad-prefix",
+        "part0",
+        input.to_str().unwrap(),
+        out.to_str().unwrap(),
+    ]);
+    assert!(!r.status.success());
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(err.contains("ambiguous"), "{err}");
+    assert!(!err.contains("00112233"), "a key in an error: {err}");
+    assert!(!out.exists());
+}

@@ -76,6 +76,23 @@ commands:
 fn main() {
     let mut argv = std::env::args().skip(1);
     let command = argv.next().unwrap_or_default();
+    let argv: Vec<String> = argv.collect();
+    // `rewrite` and `compare` read with the reading key options and write with write's: an AAD
+    // prefix next to an output key could mean either file's, so it is refused, not guessed.
+    let has = |flag: &str| {
+        argv.iter()
+            .any(|a| a == flag || a.starts_with(&format!("{flag}=")))
+    };
+    if matches!(command.as_str(), "rewrite" | "compare")
+        && has("--aad-prefix")
+        && has("--encrypt-footer-key")
+    {
+        eprintln!(
+            "parket: {command}: --aad-prefix with --encrypt-footer-key is ambiguous (the input's \
+             AAD prefix or the output's?), so it is refused rather than guessed"
+        );
+        std::process::exit(1);
+    }
     let mut args = Args::new(argv);
     let reading = !matches!(command.as_str(), "write" | "help" | "--help" | "-h" | "");
     if reading {
