@@ -26,6 +26,7 @@ use std::collections::HashMap;
 
 use arrow_schema::{DataType, Field, Fields, IntervalUnit, Schema, TimeUnit, UnionMode};
 
+use crate::bytes::base64::{self, encode as encode_base64};
 use crate::error::Result;
 use crate::format::FileMetaData;
 
@@ -50,54 +51,9 @@ pub(crate) fn stored_schema(meta: &FileMetaData) -> Result<Option<Schema>> {
 // ---------------------------------------------------------------------------------------
 // base64
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Standard base64 (padding optional, no whitespace); `None` on any other byte.
+/// Standard base64, padding optional (pyarrow pads); `None` on any other byte.
 pub fn decode_base64(s: &[u8]) -> Option<Vec<u8>> {
-    let s = match s {
-        [rest @ .., b'=', b'='] => rest,
-        [rest @ .., b'='] => rest,
-        _ => s,
-    };
-    let mut out = Vec::with_capacity(s.len() / 4 * 3 + 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for &c in s {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
-}
-
-/// Standard base64 with padding.
-fn encode_base64(b: &[u8]) -> String {
-    let mut out = String::with_capacity(b.len().div_ceil(3) * 4);
-    for chunk in b.chunks(3) {
-        let n = chunk.len();
-        let x = (u32::from(chunk[0]) << 16)
-            | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*chunk.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= n {
-                out.push(ALPHABET[((x >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    base64::decode(s, base64::Padding::Optional)
 }
 
 // ---------------------------------------------------------------------------------------

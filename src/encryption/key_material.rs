@@ -139,29 +139,9 @@ impl KeyRetriever for KeyMaterialRetriever {
     }
 }
 
-/// Standard base64 (with or without padding). `None` on any other character.
+/// Standard base64, padded or not (parquet-java pads; other writers may not).
 fn base64(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for c in s.bytes() {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
+    crate::bytes::base64::decode(s.as_bytes(), crate::bytes::base64::Padding::Optional)
 }
 
 /// A JSON value, as far as key material needs: strings and booleans; the rest is `Other`.

@@ -674,41 +674,14 @@ pub fn parse_uuid(text: &str) -> Result<[u8; 16]> {
     Ok(out)
 }
 
+use crate::bytes::base64;
 pub use crate::bytes::base64::encode as base64_encode;
-use crate::bytes::base64::ALPHABET as B64;
 
 /// Decodes standard base64 with padding (strict: length a multiple of 4, canonical last
 /// bits).
 pub fn base64_decode(text: &str) -> Result<Vec<u8>> {
-    let bad = || bad_text("base64 string", text);
-    let t = text.as_bytes();
-    if t.len() % 4 != 0 {
-        return Err(bad());
-    }
-    let val = |c: u8| B64.iter().position(|&x| x == c).map(|p| p as u32);
-    let mut out = Vec::with_capacity(t.len() / 4 * 3);
-    let chunks = t.len() / 4;
-    for (ci, q) in t.chunks(4).enumerate() {
-        let pad = q.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && ci + 1 != chunks) {
-            return Err(bad());
-        }
-        let mut n = 0u32;
-        for (i, &c) in q.iter().enumerate() {
-            let v = if i >= 4 - pad {
-                0
-            } else {
-                val(c).ok_or_else(bad)?
-            };
-            n = (n << 6) | v;
-        }
-        let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-        if (pad == 1 && bytes[2] != 0) || (pad == 2 && (bytes[1] != 0 || bytes[2] != 0)) {
-            return Err(bad());
-        }
-        out.extend_from_slice(&bytes[..3 - pad]);
-    }
-    Ok(out)
+    base64::decode(text.as_bytes(), base64::Padding::Required)
+        .ok_or_else(|| bad_text("base64 string", text))
 }
 
 #[cfg(test)]
