@@ -6,6 +6,10 @@
 
 use std::process::Command;
 
+#[path = "common/corpus_keys.rs"]
+mod corpus_keys;
+use corpus_keys::{corpus_keys, ColumnKeyRef};
+
 fn parket(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_parket"))
         .args(args)
@@ -13,8 +17,8 @@ fn parket(args: &[&str]) -> std::process::Output {
         .expect("run parket")
 }
 
-fn hex(s: &str) -> String {
-    s.bytes().map(|b| format!("{b:02x}")).collect()
+fn hex(s: impl AsRef<[u8]>) -> String {
+    s.as_ref().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn data(name: &str) -> String {
@@ -27,31 +31,16 @@ fn data(name: &str) -> String {
 
 /// The key options for a file, as INDEX.md of parquet-testing gives its keys.
 fn key_args(name: &str) -> Vec<String> {
-    let mut a = Vec::new();
-    if name.starts_with("aes256/") {
-        a.push(format!(
-            "--footer-key={}",
-            hex("01234567890123456789012345678901")
-        ));
-        for i in 1..=8 {
-            a.push(format!(
-                "--key=kc{i}={}",
-                hex(&format!("123456789012345678901234567890{}", 11 + i))
-            ));
-        }
-    } else {
-        a.push(format!("--footer-key={}", hex("0123456789012345")));
-        a.push(format!(
-            "--column-key=double_field={}",
-            hex("1234567890123450")
-        ));
-        a.push(format!(
-            "--column-key=float_field={}",
-            hex("1234567890123451")
-        ));
+    let k = corpus_keys(name);
+    let mut a = vec![format!("--footer-key={}", hex(k.footer))];
+    for (by, key) in &k.columns {
+        a.push(match by {
+            ColumnKeyRef::Path(path) => format!("--column-key={path}={}", hex(key)),
+            ColumnKeyRef::Id(id) => format!("--key={id}={}", hex(key)),
+        });
     }
-    if name.contains("disable_aad_storage") {
-        a.push("--aad-prefix=tester".into());
+    if let Some(prefix) = k.aad_prefix {
+        a.push(format!("--aad-prefix={}", String::from_utf8_lossy(prefix)));
     }
     a
 }

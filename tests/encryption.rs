@@ -11,25 +11,32 @@ use parket::record::Value;
 use parket::testing::corpus_file;
 use parket::{ErrorKind, Result};
 
-const FOOTER_128: &[u8] = b"0123456789012345";
-const FOOTER_256: &[u8] = b"01234567890123456789012345678901";
+#[path = "common/corpus_keys.rs"]
+mod corpus_keys;
+use corpus_keys::{corpus_keys, ColumnKeyRef};
 
-/// Keys as parquet-testing's INDEX.md gives them: 128-bit by column path, 256-bit by key id.
-fn keys_128() -> DecryptionProperties {
-    DecryptionProperties::new()
-        .footer_key(Key::new(FOOTER_128).unwrap())
-        .column_key("double_field", Key::new(b"1234567890123450").unwrap())
-        .column_key("float_field", Key::new(b"1234567890123451").unwrap())
+const FOOTER_128: &[u8] = b"0123456789012345";
+
+/// The decryption properties of corpus file `name`, from INDEX.md's keys.
+fn keys_for(name: &str) -> DecryptionProperties {
+    let k = corpus_keys(name);
+    let mut p = DecryptionProperties::new().footer_key(Key::new(k.footer).unwrap());
+    for (by, key) in k.columns {
+        let key = Key::new(&key).unwrap();
+        p = match by {
+            ColumnKeyRef::Path(path) => p.column_key(path, key),
+            ColumnKeyRef::Id(id) => p.key_by_id(id, key),
+        };
+    }
+    match k.aad_prefix {
+        Some(prefix) => p.aad_prefix(prefix),
+        None => p,
+    }
 }
 
-fn keys_256() -> DecryptionProperties {
-    let mut p = DecryptionProperties::new().footer_key(Key::new(FOOTER_256).unwrap());
-    for i in 1..=8u8 {
-        let mut k = b"123456789012345678901234567890".to_vec();
-        k.extend_from_slice(format!("1{}", i + 1).as_bytes());
-        p = p.key_by_id(format!("kc{i}"), Key::new(&k).unwrap());
-    }
-    p
+/// The keys of the AES-128 files whose AAD prefix is stored.
+fn keys_128() -> DecryptionProperties {
+    keys_for("uniform_encryption.parquet.encrypted")
 }
 
 fn records(name: &str, keys: DecryptionProperties) -> Result<Vec<Value>> {
@@ -41,19 +48,6 @@ fn records(name: &str, keys: DecryptionProperties) -> Result<Vec<Value>> {
     let rows2 = file2.records(None)?.collect::<Result<Vec<_>>>()?;
     assert_eq!(rows, rows2, "{name}: slice and reader differ");
     Ok(rows)
-}
-
-fn keys_for(name: &str) -> DecryptionProperties {
-    let k = if name.starts_with("aes256/") {
-        keys_256()
-    } else {
-        keys_128()
-    };
-    if name.contains("disable_aad_storage") {
-        k.aad_prefix(b"tester")
-    } else {
-        k
-    }
 }
 
 const SAME_DATA: &[&str] = &[
