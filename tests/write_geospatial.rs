@@ -19,19 +19,9 @@ use parket::schema::Schema;
 use parket::values::{ByteArrays, ValuesRef};
 use parket::write::{FileWriter, WriteOptions};
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// A WKB writer: each (sub)geometry with its own random byte order.
 struct Wkb<'a> {

@@ -28,19 +28,9 @@ const SCHEMA: &str = "message m {
   optional binary nul (STRING);
 }";
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 /// One leaf column: levels, values, and the canonical text of each row.
 #[derive(Default)]
