@@ -58,19 +58,7 @@ fn run(cmd: &str, name: &str, extra: &[String]) -> (bool, String, String) {
     )
 }
 
-const FILES: &[&str] = &[
-    "uniform_encryption.parquet.encrypted",
-    "encrypt_columns_and_footer.parquet.encrypted",
-    "encrypt_columns_and_footer_aad.parquet.encrypted",
-    "encrypt_columns_and_footer_ctr.parquet.encrypted",
-    "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
-    "encrypt_columns_plaintext_footer.parquet.encrypted",
-    "aes256/uniform_encryption.parquet.encrypted",
-    "aes256/encrypt_columns_and_footer.parquet.encrypted",
-    "aes256/encrypt_columns_and_footer_ctr.parquet.encrypted",
-    "aes256/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
-    "aes256/encrypt_columns_plaintext_footer.parquet.encrypted",
-];
+const FILES: &[&str] = corpus_keys::SAME_ROWS;
 
 #[test]
 fn reading_commands_take_keys() {

@@ -50,18 +50,8 @@ fn records(name: &str, keys: DecryptionProperties) -> Result<Vec<Value>> {
     Ok(rows)
 }
 
-const SAME_DATA: &[&str] = &[
-    "encrypt_columns_and_footer.parquet.encrypted",
-    "encrypt_columns_and_footer_aad.parquet.encrypted",
-    "encrypt_columns_and_footer_ctr.parquet.encrypted",
-    "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
-    "encrypt_columns_plaintext_footer.parquet.encrypted",
-    "aes256/uniform_encryption.parquet.encrypted",
-    "aes256/encrypt_columns_and_footer.parquet.encrypted",
-    "aes256/encrypt_columns_and_footer_ctr.parquet.encrypted",
-    "aes256/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
-    "aes256/encrypt_columns_plaintext_footer.parquet.encrypted",
-];
+/// The files besides uniform_encryption itself.
+const SAME_DATA: &[&str] = corpus_keys::SAME_ROWS.split_at(1).1;
 
 #[test]
 fn corpus_files_read_with_their_keys() {

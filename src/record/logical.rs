@@ -856,19 +856,8 @@ mod tests {
             "0f8fad5b-d9cb-469f-a165-70867728950e"
         );
         assert!(parse_uuid("0f8fad5bd9cb469fa16570867728950e").is_err());
-        // RFC 4648 test vectors.
-        for (raw, enc) in [
-            ("", ""),
-            ("f", "Zg=="),
-            ("fo", "Zm8="),
-            ("foo", "Zm9v"),
-            ("foob", "Zm9vYg=="),
-            ("fooba", "Zm9vYmE="),
-            ("foobar", "Zm9vYmFy"),
-        ] {
-            assert_eq!(base64_encode(raw.as_bytes()), enc);
-            assert_eq!(base64_decode(enc).unwrap(), raw.as_bytes());
-        }
+        // The vectors are in bytes::base64; here the strict rule JSON text gets.
+        assert_eq!(base64_decode("Zm9vYg==").unwrap(), b"foob");
         assert!(base64_decode("Zg=").is_err());
         assert!(base64_decode("Zh==").is_err());
         assert!(base64_decode("Zg==Zg==").is_err());

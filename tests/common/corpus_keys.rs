@@ -6,6 +6,22 @@
 //! `123456789012345678901234567890` followed by `1(N+1)`. The `disable_aad_storage` files
 //! need the AAD prefix `tester`.
 
+/// The encrypted files of `data/` that hold uniform_encryption's rows under the keys
+/// [`corpus_keys`] gives (uniform_encryption itself first).
+pub const SAME_ROWS: &[&str] = &[
+    "uniform_encryption.parquet.encrypted",
+    "encrypt_columns_and_footer.parquet.encrypted",
+    "encrypt_columns_and_footer_aad.parquet.encrypted",
+    "encrypt_columns_and_footer_ctr.parquet.encrypted",
+    "encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+    "encrypt_columns_plaintext_footer.parquet.encrypted",
+    "aes256/uniform_encryption.parquet.encrypted",
+    "aes256/encrypt_columns_and_footer.parquet.encrypted",
+    "aes256/encrypt_columns_and_footer_ctr.parquet.encrypted",
+    "aes256/encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted",
+    "aes256/encrypt_columns_plaintext_footer.parquet.encrypted",
+];
+
 /// How a column key is found: by the column's path, or by the key id in its key_metadata.
 pub enum ColumnKeyRef {
     Path(&'static str),
