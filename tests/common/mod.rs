@@ -6,6 +6,13 @@
 use std::path::Path;
 use std::process::Command;
 
+/// An interop seed's check: `parket cat --json` of `seed_dir/file` against the contract rows
+/// the generator saved in `seed_dir/rows.jsonl`; `None` when identical, else what differs.
+pub fn seed_difference(seed_dir: &Path, file: &str) -> Option<String> {
+    let want = std::fs::read_to_string(seed_dir.join("rows.jsonl")).expect("rows.jsonl");
+    cat_json_difference(env!("CARGO_BIN_EXE_parket"), &seed_dir.join(file), &want)
+}
+
 /// Runs `parket cat --json file` (the binary at `parket`) and compares its output with the
 /// expected lines; `None` when identical, else what differs: the first differing line of each,
 /// or parket's error.
