@@ -361,6 +361,7 @@ fn encrypted_bloom_filters() {
 
 /// The `decrypt` fuzz harness over every encrypted corpus file, whole and with bytes changed
 /// (a fixed pseudo-random sequence): no panic, and the slice and one-byte-per-read paths agree.
+#[cfg(feature = "fuzzing")]
 #[test]
 fn decrypt_fuzz_harness_smoke() {
     let mut names: Vec<String> = SAME_DATA.iter().map(|s| s.to_string()).collect();

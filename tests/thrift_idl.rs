@@ -3,7 +3,7 @@
 //! `thrift/parquet.thrift` is parsed here (a small parser for the subset it uses); every
 //! struct and union of it must have a codec in `parket::format` and vice versa, with the same
 //! field ids, names (snake_case of the IDL's; `type_` for `type`; union members verbatim),
-//! types (`<RustType as Codec>::TY`, i.e. what the decoder really reads) and requiredness.
+//! types (`<RustType as ThriftType>::TY`, i.e. what the decoder really reads) and requiredness.
 //! Every enum's numbers and spellings must match too.
 
 use std::collections::BTreeMap;

@@ -556,6 +556,7 @@ pub(crate) fn read_bounded<R: std::io::Read>(
 
 /// Fuzzing harness: `data[0]` picks the codec, `data[1..4]` (LE) the declared size (capped at
 /// 1 MiB), the rest is the compressed input. Panics only if [`decompress`] breaks its contract.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decompress(data: &[u8]) {
     let [sel, a, b, c, input @ ..] = data else {

@@ -666,6 +666,7 @@ fn choose<T: AlpFloat>(vector: &[T], preset: &[(u8, u8)]) -> (u8, u8) {
 /// (when it is at most 2^20); the rest is the ALP page data. Panics only when the contract
 /// breaks: a panic in the decoder, output left behind by an error, bytes consumed past the
 /// input, or values that do not come back bit for bit through [`encode`] and [`decode`].
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     let Some((&sel, rest)) = data.split_first() else {

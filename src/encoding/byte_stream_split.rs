@@ -50,7 +50,7 @@
 use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
-use crate::values::{FixedLenByteArrays, Values, ValuesRef};
+use crate::values::{Values, ValuesRef};
 
 /// Decodes `num_values` values of `out`'s type (FLOAT, DOUBLE, INT32, INT64 or
 /// FIXED_LEN_BYTE_ARRAY) from `input`, which must be exactly `num_values` times the value width
@@ -242,8 +242,10 @@ fn scatter<const K: usize, T: Copy>(values: &[T], out: &mut Vec<u8>, to: fn(T) -
 /// Fuzzing harness: the first byte picks the type (and a FIXED_LEN_BYTE_ARRAY width); the
 /// value count is derived from the rest's length, plus or minus one on odd second bytes so
 /// that wrong lengths are exercised too. Whatever decodes must re-encode to the same bytes.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
+    use crate::values::FixedLenByteArrays;
     let [kind, skew, rest @ ..] = data else {
         return;
     };
@@ -277,6 +279,7 @@ pub fn fuzz_decode(data: &[u8]) {
 mod tests {
     use super::*;
     use crate::format::PhysicalType;
+    use crate::values::FixedLenByteArrays;
     use alloc::vec;
     use proptest::prelude::*;
 

@@ -526,6 +526,7 @@ fn encode_core<T: DeltaInt>(
 
 /// Fuzzing harness: derives a physical type and `num_values` from the first bytes, decodes the
 /// rest, and checks that whatever decodes re-encodes to a stream that decodes the same.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     let [kind, lo, hi, rest @ ..] = data else {

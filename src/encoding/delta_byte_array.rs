@@ -353,6 +353,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 /// Fuzzing harness: the first byte picks BYTE_ARRAY (0) or a FIXED_LEN_BYTE_ARRAY width,
 /// the next two `num_values`; the rest is decoded with a 1 MiB output limit. Whatever decodes
 /// must re-encode to a stream that decodes the same.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     let [kind, lo, hi, rest @ ..] = data else {

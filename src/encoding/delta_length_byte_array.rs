@@ -162,6 +162,7 @@ pub(crate) fn length_i32(l: usize) -> Result<i32> {
 
 /// Fuzzing harness: `num_values` from the first two bytes, the rest decoded; whatever decodes
 /// must re-encode to a stream that decodes the same.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     let [lo, hi, rest @ ..] = data else {

@@ -379,6 +379,7 @@ fn encode_fixed<T: Copy, const N: usize>(
 /// first bytes and decodes the rest; whatever decodes must re-encode to the bytes it came from
 /// (PLAIN is canonical, except for a BOOLEAN's padding bits). Panics only if the decoder breaks
 /// one of its own guarantees.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     use crate::format::PhysicalType as P;

@@ -81,7 +81,7 @@ pub fn bit_width(max: u64) -> u32 {
 }
 
 /// An output element type of the hybrid decoder.
-trait Sink: Copy + Sized {
+trait HybridOutput: Copy + Sized {
     fn from_u32(v: u32) -> Self;
 
     /// Appends the first `n` values of a bit-packed run (`bytes` holds at least
@@ -100,7 +100,7 @@ trait Sink: Copy + Sized {
     }
 }
 
-impl Sink for u32 {
+impl HybridOutput for u32 {
     #[inline]
     fn from_u32(v: u32) -> Self {
         v
@@ -116,14 +116,14 @@ impl Sink for u32 {
     }
 }
 
-impl Sink for u16 {
+impl HybridOutput for u16 {
     #[inline]
     fn from_u32(v: u32) -> Self {
         v as u16
     }
 }
 
-impl Sink for bool {
+impl HybridOutput for bool {
     #[inline]
     fn from_u32(v: u32) -> Self {
         v != 0
@@ -200,7 +200,7 @@ fn run_header<'a>(c: &mut Cursor<'a>, bit_width: u32) -> Result<RunHeader<'a>> {
 
 /// The hybrid decoder, generic over the output type. `max_width` is the widest bit width the
 /// output type holds.
-fn decode_hybrid<T: Sink>(
+fn decode_hybrid<T: HybridOutput>(
     input: &[u8],
     bit_width: u32,
     max_width: u32,
@@ -329,12 +329,12 @@ pub(crate) use variant::decode_levels_counted;
 mod fast {
     use alloc::vec::Vec;
 
-    use super::{decode_hybrid, for_each_run, LevelCounts, Run, Sink};
+    use super::{decode_hybrid, for_each_run, HybridOutput, LevelCounts, Run};
     use crate::error::{Error, Result};
 
     /// [`decode_hybrid`] for levels and booleans: its own instance per output type.
     #[inline]
-    pub(super) fn decode_narrow<T: Sink>(
+    pub(super) fn decode_narrow<T: HybridOutput>(
         input: &[u8],
         bit_width: u32,
         max_width: u32,
@@ -396,14 +396,14 @@ mod fast {
 mod compact {
     use alloc::vec::Vec;
 
-    use super::{decode_hybrid, decode_levels, LevelCounts, Sink};
+    use super::{decode_hybrid, decode_levels, HybridOutput, LevelCounts};
     use crate::error::{Error, Result};
 
     /// [`decode_hybrid`] for levels and booleans in builds for size: the
     /// `u32` instance (which dictionary indices need anyway) into a scratch vector, then a
     /// conversion, instead of one copy of the decoder per output type. Same values (also the
     /// part appended before an error) and same errors; a property test compares them.
-    pub(super) fn decode_narrow<T: Sink>(
+    pub(super) fn decode_narrow<T: HybridOutput>(
         input: &[u8],
         bit_width: u32,
         max_width: u32,
@@ -693,6 +693,7 @@ pub fn encode_booleans(values: &[bool], out: &mut Vec<u8>) {
 /// Fuzzing harness: derives a bit width, a value count and a mode from the first bytes and
 /// runs the decoders on the rest; whatever decodes must re-encode and decode to the same
 /// values. Panics only if the decoder breaks one of its own guarantees.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     let [w, n0, n1, mode, rest @ ..] = data else {

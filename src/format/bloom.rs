@@ -37,8 +37,8 @@
 
 use crate::error::Result;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Codec, Ctx, FieldDef, Reader, StructDef,
-    Ty, Writer, STRUCT,
+    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
+    ThriftType, Ty, Writer, STRUCT,
 };
 
 /// A union whose members are all empty structs, as a Rust enum of unit variants.
@@ -59,7 +59,7 @@ macro_rules! empty_union {
             const NAME: &'static str = stringify!($name);
             const IS_UNION: bool = true;
             const FIELDS: &'static [FieldDef] = &[
-                $( FieldDef { id: $id, name: $member, ty: <$ty as Codec>::TY, required: false }, )*
+                $( FieldDef { id: $id, name: $member, ty: <$ty as ThriftType>::TY, required: false }, )*
             ];
         }
 
@@ -69,7 +69,7 @@ macro_rules! empty_union {
             }
         }
 
-        impl Codec for $name {
+        impl ThriftType for $name {
             const TY: Ty = Ty::Struct(stringify!($name));
             const WIRE: u8 = STRUCT;
             fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {

@@ -40,7 +40,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::thrift::{
-    read_union, thrift_struct, Codec, Ctx, FieldDef, Reader, StructDef, Ty, Writer, STRUCT,
+    read_union, thrift_struct, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty, Writer, STRUCT,
 };
 
 thrift_struct! {
@@ -116,14 +116,14 @@ pub enum ColumnCryptoMetaData {
     EncryptionWithColumnKey(EncryptionWithColumnKey),
 }
 
-fn member_struct<T: Codec>(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<T> {
+fn member_struct<T: ThriftType>(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<T> {
     if wire != STRUCT {
         return Err(Error::out_of_spec(what).at_offset(r.position() as u64));
     }
     T::read(r, Ctx::NONE)
 }
 
-fn write_member<T: Codec>(w: &mut Writer<'_>, id: i16, v: &T) {
+fn write_member<T: ThriftType>(w: &mut Writer<'_>, id: i16, v: &T) {
     let saved = w.struct_begin();
     w.field_header(id, STRUCT);
     v.write(w);
@@ -155,7 +155,7 @@ impl crate::thrift::__Placeholder for EncryptionAlgorithm {
     }
 }
 
-impl Codec for EncryptionAlgorithm {
+impl ThriftType for EncryptionAlgorithm {
     const TY: Ty = Ty::Struct("EncryptionAlgorithm");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
@@ -207,7 +207,7 @@ impl StructDef for ColumnCryptoMetaData {
     ];
 }
 
-impl Codec for ColumnCryptoMetaData {
+impl ThriftType for ColumnCryptoMetaData {
     const TY: Ty = Ty::Struct("ColumnCryptoMetaData");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {

@@ -15,7 +15,7 @@ use super::{
     FieldRepetitionType, PageType, PhysicalType,
 };
 use crate::error::Result;
-use crate::thrift::{Codec, Ctx, Reader, Ty, Writer, I32};
+use crate::thrift::{Ctx, Reader, ThriftType, Ty, Writer, I32};
 
 macro_rules! enum_codec {
     ($($t:ident => $idl:literal),* $(,)?) => {
@@ -26,7 +26,7 @@ macro_rules! enum_codec {
                 }
             }
 
-            impl Codec for $t {
+            impl ThriftType for $t {
                 const TY: Ty = Ty::Enum($idl);
                 const WIRE: u8 = I32;
                 fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {

@@ -46,8 +46,8 @@ use alloc::vec::Vec;
 use crate::error::Result;
 use crate::format::EdgeInterpolationAlgorithm;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Codec, Ctx, FieldDef, Reader, StructDef,
-    Ty, Writer, STRUCT,
+    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
+    ThriftType, Ty, Writer, STRUCT,
 };
 
 /// Unit of TIME and TIMESTAMP values (Thrift union `TimeUnit`).
@@ -292,7 +292,7 @@ impl crate::thrift::__Placeholder for TimeUnit {
     }
 }
 
-impl Codec for TimeUnit {
+impl ThriftType for TimeUnit {
     const TY: Ty = Ty::Struct("TimeUnit");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
@@ -351,7 +351,7 @@ impl StructDef for LogicalType {
 }
 
 /// Reads a union member that is a struct `T`, checking the wire type.
-fn member_struct<T: Codec>(r: &mut Reader<'_>, wire: u8) -> Result<T> {
+fn member_struct<T: ThriftType>(r: &mut Reader<'_>, wire: u8) -> Result<T> {
     if wire != STRUCT {
         return Err(
             crate::error::Error::out_of_spec("union member is not a struct")
@@ -362,12 +362,12 @@ fn member_struct<T: Codec>(r: &mut Reader<'_>, wire: u8) -> Result<T> {
 }
 
 /// Writes a union member that is a struct `T`.
-fn write_member<T: Codec>(w: &mut Writer<'_>, id: i16, v: &T) {
+fn write_member<T: ThriftType>(w: &mut Writer<'_>, id: i16, v: &T) {
     w.field_header(id, STRUCT);
     v.write(w);
 }
 
-impl Codec for LogicalType {
+impl ThriftType for LogicalType {
     const TY: Ty = Ty::Struct("LogicalType");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {

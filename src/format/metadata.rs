@@ -53,8 +53,8 @@ use crate::format::{
 };
 use crate::limits::Limits;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Codec, Ctx, FieldDef, Reader, StructDef,
-    Ty, Writer, STRUCT,
+    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
+    ThriftType, Ty, Writer, STRUCT,
 };
 
 thrift_struct! {
@@ -295,7 +295,7 @@ impl StructDef for ColumnOrder {
     ];
 }
 
-impl Codec for ColumnOrder {
+impl ThriftType for ColumnOrder {
     const TY: Ty = Ty::Struct("ColumnOrder");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {

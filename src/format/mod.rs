@@ -167,6 +167,7 @@ pub fn idl_structs() -> Vec<IdlStruct> {
 /// `data` as a FileMetaData and as a PageHeader and, when either decodes, checks that encoding
 /// and decoding again gives the same value and the same bytes. Panics only when that round
 /// trip fails (a bug); never for malformed input.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_metadata(data: &[u8]) {
     if let Ok(m) = FileMetaData::decode(data) {

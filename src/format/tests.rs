@@ -677,7 +677,7 @@ fn extra_fields_are_skipped_without_metadata_extras() {
 /// Decodes `data` as a `T` with the default struct decoder and with the compact one of builds
 /// for size (`cfg(parket_opt_size)`), nesting at most `depth` deep: the value (as `Debug`
 /// text, so that a NaN equals itself) and the bytes consumed, or the error with its location.
-fn both_decoders<T: crate::thrift::Codec + core::fmt::Debug>(
+fn both_decoders<T: crate::thrift::ThriftType + core::fmt::Debug>(
     data: &[u8],
     depth: u32,
 ) -> (String, String) {

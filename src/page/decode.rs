@@ -1081,6 +1081,7 @@ pub(crate) fn gather_reserved(dict: Dict<'_>, indices: &[u32], out: &mut Values)
 /// Fuzzing harness: the first bytes choose a column (physical type, max levels, codec, CRC
 /// checks, borrowed or copied bodies), the rest is a sequence of pages (header, body) decoded
 /// in order. Never panics.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_page(data: &[u8]) {
     let [t, levels, codec, rest @ ..] = data else {

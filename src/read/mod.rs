@@ -41,7 +41,7 @@ pub mod chunk;
 #[cfg(feature = "encryption")]
 mod decrypt;
 pub mod footer;
-#[cfg(feature = "std")]
+#[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzz;
 pub mod pages;

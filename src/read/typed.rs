@@ -10,7 +10,7 @@ use core::marker::PhantomData;
 
 use super::FileReader;
 use crate::error::{Error, Result};
-use crate::typed::{read_field, Attrs, Binder, Cursors, Plan, Record};
+use crate::typed::{read_field, Attrs, Binder, ColumnCursors, Plan, Record};
 
 impl<'a> FileReader<'a> {
     /// Rows as `T`, matching the struct's fields to the file's columns by name: only the
@@ -69,7 +69,7 @@ impl<'a> FileReader<'a> {
             paths,
             next_rg: 0,
             rg_left: 0,
-            cursors: Cursors::default(),
+            cursors: ColumnCursors::default(),
             done: false,
             _rows: PhantomData,
         })
@@ -86,7 +86,7 @@ pub struct TypedRecords<'f, 'a, T> {
     paths: Vec<String>,
     next_rg: usize,
     rg_left: u64,
-    cursors: Cursors,
+    cursors: ColumnCursors,
     done: bool,
     _rows: PhantomData<fn() -> T>,
 }
@@ -117,7 +117,9 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
                 continue;
             }
             match self.file.read_row_group(rg, &self.columns) {
-                Ok(leaves) => self.cursors = Cursors::new(leaves, &self.max_defs, &self.paths),
+                Ok(leaves) => {
+                    self.cursors = ColumnCursors::new(leaves, &self.max_defs, &self.paths)
+                }
                 Err(e) => {
                     self.done = true;
                     return Some(Err(e));

@@ -1,10 +1,10 @@
 //! How a Rust type maps to an IDL type, and the table-driven struct codec.
 //!
-//! Each Rust type that appears in a Thrift struct implements [`Codec`]: its IDL type
-//! ([`Codec::TY`]), its compact wire type, how it is read and written. A struct is declared once
+//! Each Rust type that appears in a Thrift struct implements [`ThriftType`]: its IDL type
+//! ([`ThriftType::TY`]), its compact wire type, how it is read and written. A struct is declared once
 //! with `thrift_struct!`, as a table of `id: requiredness name: Type`; the macro writes the Rust
 //! struct, its decoder, its encoder and its [`StructDef::FIELDS`] table. The IDL type in that
-//! table is `<Type as Codec>::TY`, the very type the decoder uses, so a test that compares the
+//! table is `<Type as ThriftType>::TY`, the very type the decoder uses, so a test that compares the
 //! table with `thrift/parquet.thrift` checks the codec itself: reading field 5 as `i32` where
 //! the IDL says `i64` makes the table say `i32`, and the test fail.
 //!
@@ -114,7 +114,7 @@ impl Ctx {
 }
 
 /// A Rust type that is read and written as one IDL type.
-pub trait Codec: Sized {
+pub trait ThriftType: Sized {
     /// The IDL type.
     const TY: Ty;
     /// The compact wire type of a field of this type.
@@ -140,7 +140,7 @@ pub trait Codec: Sized {
     }
 }
 
-impl Codec for bool {
+impl ThriftType for bool {
     const TY: Ty = Ty::Bool;
     const WIRE: u8 = BOOL_TRUE;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
@@ -162,7 +162,7 @@ impl Codec for bool {
 
 macro_rules! scalar_codec {
     ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident) => {
-        impl Codec for $t {
+        impl ThriftType for $t {
             const TY: Ty = Ty::$ty;
             const WIRE: u8 = $wire;
             fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
@@ -181,7 +181,7 @@ scalar_codec!(i32, I32, I32, i32, i32);
 scalar_codec!(i64, I64, I64, i64, i64);
 scalar_codec!(f64, Double, DOUBLE, double, double);
 
-impl Codec for Vec<u8> {
+impl ThriftType for Vec<u8> {
     const TY: Ty = Ty::Binary;
     const WIRE: u8 = BINARY;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
@@ -192,7 +192,7 @@ impl Codec for Vec<u8> {
     }
 }
 
-impl Codec for String {
+impl ThriftType for String {
     const TY: Ty = Ty::String;
     const WIRE: u8 = BINARY;
     fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
@@ -208,7 +208,7 @@ impl Codec for String {
     }
 }
 
-impl<T: Codec> Codec for Vec<T> {
+impl<T: ThriftType> ThriftType for Vec<T> {
     const TY: Ty = Ty::List(&T::TY);
     const WIRE: u8 = LIST;
     fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
@@ -231,7 +231,7 @@ impl<T: Codec> Codec for Vec<T> {
 }
 
 /// Reads a list header whose element type must be `wire` (either bool type for `BOOL_TRUE`,
-/// which is what [`Codec::accepts`] says for every type here); returns the size. Not generic:
+/// which is what [`ThriftType::accepts`] says for every type here); returns the size. Not generic:
 /// one copy for every list type.
 fn list_of(r: &mut Reader<'_>, wire: u8) -> Result<usize> {
     let pos = r.position();
@@ -247,14 +247,14 @@ fn list_of(r: &mut Reader<'_>, wire: u8) -> Result<usize> {
 
 /// Decodes one `T` from the start of `buf`, structs nesting at most `max_depth` deep; returns
 /// it and the bytes it took. Never panics, for any input.
-pub fn decode_prefix<T: Codec>(buf: &[u8], max_depth: u32) -> Result<(T, usize)> {
+pub fn decode_prefix<T: ThriftType>(buf: &[u8], max_depth: u32) -> Result<(T, usize)> {
     let mut r = Reader::new(buf, max_depth);
     let v = T::read(&mut r, Ctx::NONE)?;
     Ok((v, r.position()))
 }
 
 /// Appends the encoding of `v` to `out`.
-pub fn encode<T: Codec>(v: &T, out: &mut Vec<u8>) {
+pub fn encode<T: ThriftType>(v: &T, out: &mut Vec<u8>) {
     v.write(&mut Writer::new(out));
 }
 
@@ -313,7 +313,7 @@ pub fn write_empty(w: &mut Writer<'_>, id: i16) {
 /// (the default struct decoder calls it for each field), which keeps the footer decoder small.
 #[doc(hidden)]
 #[inline(never)]
-pub fn __read_field<T: Codec>(
+pub fn __read_field<T: ThriftType>(
     r: &mut Reader<'_>,
     wire: u8,
     slot: &mut Option<T>,
@@ -357,7 +357,7 @@ impl<T> __Placeholder for Vec<T> {
     }
 }
 
-/// Declares a Thrift struct: the Rust struct, its [`Codec`] and its [`StructDef`] table.
+/// Declares a Thrift struct: the Rust struct, its [`ThriftType`] and its [`StructDef`] table.
 ///
 /// ```text
 /// thrift_struct! {
@@ -399,13 +399,13 @@ macro_rules! thrift_struct {
                 $( $crate::thrift::FieldDef {
                     id: $id,
                     name: stringify!($field),
-                    ty: <$ty as $crate::thrift::Codec>::TY,
+                    ty: <$ty as $crate::thrift::ThriftType>::TY,
                     required: $crate::thrift::__is_required!($req),
                 }, )*
             ];
         }
 
-        impl $crate::thrift::Codec for $name {
+        impl $crate::thrift::ThriftType for $name {
             const TY: $crate::thrift::Ty = $crate::thrift::Ty::Struct(stringify!($name));
             const WIRE: u8 = $crate::thrift::STRUCT;
 
@@ -437,7 +437,7 @@ macro_rules! thrift_struct {
         impl $name {
             /// Appends the Thrift compact encoding of `self` to `out`.
             pub fn encode(&self, out: &mut alloc::vec::Vec<u8>) {
-                $crate::thrift::Codec::write(self, &mut $crate::thrift::Writer::new(out));
+                $crate::thrift::ThriftType::write(self, &mut $crate::thrift::Writer::new(out));
             }
         }
     };
@@ -446,7 +446,7 @@ macro_rules! thrift_struct {
 /// The default struct decoder (builds for speed): one loop per struct type, a `match` on the
 /// field id and one [`__read_field`] call per field. Used by `thrift_struct!` through
 /// `thrift::__read_struct` (see the module docs of `thrift`); expands to the body of
-/// [`Codec::read`].
+/// [`ThriftType::read`].
 macro_rules! __read_struct_default {
     ($r:ident, $name:ident {
         $( $(#[extra $($extra:tt)*])? $id:literal : $req:ident $field:ident : $ty:ty, )*
@@ -530,11 +530,11 @@ macro_rules! __take {
 
 macro_rules! __write {
     (required, $w:expr, $id:literal, $v:expr) => {
-        $crate::thrift::Codec::write_field($v, $w, $id)
+        $crate::thrift::ThriftType::write_field($v, $w, $id)
     };
     (optional, $w:expr, $id:literal, $v:expr) => {
         if let Some(v) = $v {
-            $crate::thrift::Codec::write_field(v, $w, $id)
+            $crate::thrift::ThriftType::write_field(v, $w, $id)
         }
     };
 }

@@ -17,7 +17,7 @@
 //! `[(1, 8), (2, 8)]` (8 = BINARY), the required mask `0b01`, and the bytes `18 01 6b 00`
 //! (field 1, BINARY, "k", stop) take one turn of the loop.
 
-use super::{Codec, Ctx, Reader, BOOL_FALSE, BOOL_TRUE, LIST, MAP, SET, STRUCT};
+use super::{Ctx, Reader, ThriftType, BOOL_FALSE, BOOL_TRUE, LIST, MAP, SET, STRUCT};
 use crate::error::{Error, Result};
 
 /// The state of the compact struct decoder, which builds for size (`cfg(parket_opt_size)`) use
@@ -131,7 +131,7 @@ pub const fn __required_mask(required: &[bool]) -> u64 {
 /// leaves the error in the reader. One instance per field type, shared by every struct.
 #[doc(hidden)]
 #[inline(never)]
-pub fn __read_req<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx: &'static Ctx) {
+pub fn __read_req<T: ThriftType>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx: &'static Ctx) {
     match T::read_field(r, wire, *ctx) {
         Ok(v) => *slot = v,
         Err(e) => r.failed = Some(e),
@@ -141,7 +141,12 @@ pub fn __read_req<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx: &'s
 /// [`__read_req`] for an optional field.
 #[doc(hidden)]
 #[inline(never)]
-pub fn __read_opt<T: Codec>(r: &mut Reader<'_>, wire: u8, slot: &mut Option<T>, ctx: &'static Ctx) {
+pub fn __read_opt<T: ThriftType>(
+    r: &mut Reader<'_>,
+    wire: u8,
+    slot: &mut Option<T>,
+    ctx: &'static Ctx,
+) {
     match T::read_field(r, wire, *ctx) {
         Ok(v) => *slot = Some(v),
         Err(e) => r.failed = Some(e),
@@ -193,7 +198,7 @@ impl Reader<'_> {
 }
 
 /// The compact struct decoder (see the module docs); expands to the body of
-/// [`Codec::read`] for `$name`.
+/// [`ThriftType::read`] for `$name`.
 macro_rules! __read_struct_compact {
     ($r:ident, $name:ident {
         $( $(#[extra $($extra:tt)*])? $id:literal : $req:ident $field:ident : $ty:ty, )*
@@ -204,7 +209,7 @@ macro_rules! __read_struct_compact {
         // field header has, when `metadata-extras` is off.
         const __TABLE: &[(u8, u8)] = &[
             $( ($id, {
-                let __w = <$ty as $crate::thrift::Codec>::WIRE;
+                let __w = <$ty as $crate::thrift::ThriftType>::WIRE;
                 $( $($extra)*
                     let __w = if cfg!(feature = "metadata-extras") { __w } else { 0 };
                 )?
@@ -247,8 +252,8 @@ macro_rules! __read_struct_compact {
                     // standing alone with its own frame and unwind table entry. The others
                     // by one function per type, which leaves an error in the reader for
                     // `next` and `finish`.
-                    if <$ty as $crate::thrift::Codec>::WIRE == $crate::thrift::STRUCT {
-                        let __v = <$ty as $crate::thrift::Codec>::read_field(
+                    if <$ty as $crate::thrift::ThriftType>::WIRE == $crate::thrift::STRUCT {
+                        let __v = <$ty as $crate::thrift::ThriftType>::read_field(
                             __r, __wire, *__ctx,
                         )?;
                         __out.$field = $crate::thrift::__set!($req, __v);

@@ -49,7 +49,7 @@
 //! r.struct_end();
 //! ```
 //!
-//! Besides the reader and the writer, this module holds [`Codec`]: how one Rust type maps to
+//! Besides the reader and the writer, this module holds [`ThriftType`]: how one Rust type maps to
 //! one IDL type, and the `thrift_struct!` macro that turns a table of `(id, requiredness,
 //! name, type)` into a Rust struct with its decoder, its encoder and the [`FieldDef`] table
 //! that `tests/thrift_idl.rs` checks against `thrift/parquet.thrift`.
@@ -68,7 +68,8 @@ pub(crate) use codec::__take;
 pub use codec::{__Placeholder, __read_field};
 pub(crate) use codec::{__field_ty, __is_required, __write, thrift_struct};
 pub use codec::{
-    decode_prefix, encode, read_empty, read_union, write_empty, Codec, Ctx, FieldDef, StructDef, Ty,
+    decode_prefix, encode, read_empty, read_union, write_empty, Ctx, FieldDef, StructDef,
+    ThriftType, Ty,
 };
 #[doc(hidden)]
 #[cfg(any(parket_opt_size, test))]

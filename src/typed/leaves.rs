@@ -6,7 +6,9 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{Annotation, Attrs, Binder, Cursors, Elem, Field, Lv, Plan, SchemaCtx, Shredder, Val};
+use super::{
+    Annotation, Attrs, Binder, ColumnCursors, Elem, Field, Lv, Plan, SchemaCtx, Shredder, Val,
+};
 use crate::error::{Error, Result};
 use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType};
 use crate::schema::{NodeKind, Type};
@@ -157,7 +159,7 @@ impl Int {
 
     /// The column value as an i128 (integers of any physical width, decimals of any
     /// physical type).
-    fn read(self, plan: &Plan, c: &mut Cursors) -> Result<i128> {
+    fn read(self, plan: &Plan, c: &mut ColumnCursors) -> Result<i128> {
         let Plan::Leaf { cur, conv } = plan else {
             return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
         };
@@ -189,7 +191,7 @@ impl Int {
     }
 }
 
-fn out_of_range(c: &Cursors, plan: &Plan, v: i128, rust: &str) -> Error {
+fn out_of_range(c: &ColumnCursors, plan: &Plan, v: i128, rust: &str) -> Error {
     let path = match plan {
         Plan::Leaf { cur, .. } => c.column_path(*cur),
         _ => "?",
@@ -218,7 +220,7 @@ macro_rules! ints {
             fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
                 Self::INT.bind(b, node, attrs)
             }
-            fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+            fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
                 let v = Self::INT.read(plan, c)?;
                 <$t>::try_from(v).map_err(|_| out_of_range(c, plan, v, Self::INT.rust))
             }
@@ -276,7 +278,7 @@ impl Field for i128 {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         I128.bind(b, node, attrs)
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         I128.read(plan, c)
     }
 }
@@ -320,7 +322,7 @@ fn no_annotation(ctx: &SchemaCtx, name: &str, attrs: &Attrs, rust: &str) -> Resu
     Ok(())
 }
 
-fn bad_value(c: &Cursors, cur: usize, rust: &str) -> Error {
+fn bad_value(c: &ColumnCursors, cur: usize, rust: &str) -> Error {
     Error::invalid_argument(format!(
         "a value of column {} is not a {rust}",
         c.column_path(cur)
@@ -345,7 +347,7 @@ impl Field for bool {
             "bool",
         )
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bool(b) => Ok(b),
@@ -368,7 +370,7 @@ impl Field for f32 {
         let plain = attrs.annotation == Annotation::None;
         leaf_plan(b, node, |p, _, _| plain && p == PhysicalType::Float, "f32")
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::F32(x) => Ok(x),
@@ -396,7 +398,7 @@ impl Field for f64 {
             "f64",
         )
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::F64(x) => Ok(x),
@@ -438,7 +440,7 @@ impl Field for String {
             "String",
         )
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bytes(b) => match core::str::from_utf8(b) {
@@ -471,7 +473,7 @@ impl Field for Vec<u8> {
             "Vec<u8>",
         )
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bytes(b) => Ok(b.to_vec()),
@@ -509,7 +511,7 @@ impl<const N: usize> Field for [u8; N] {
             "[u8; N]",
         )
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bytes(b) => match <[u8; N]>::try_from(b) {
@@ -554,7 +556,11 @@ pub fn bind_enum(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>
 
 /// Reads an enum by variant name.
 #[doc(hidden)]
-pub fn read_enum<T>(plan: &Plan, c: &mut Cursors, from_name: fn(&[u8]) -> Option<T>) -> Result<T> {
+pub fn read_enum<T>(
+    plan: &Plan,
+    c: &mut ColumnCursors,
+    from_name: fn(&[u8]) -> Option<T>,
+) -> Result<T> {
     let cur = leaf_cur(plan)?;
     let v = c.take(cur)?;
     if let Val::Bytes(b) = v {

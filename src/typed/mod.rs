@@ -336,14 +336,14 @@ pub enum Val<'a> {
 pub enum Plan {
     /// A leaf column: cursor index and what the leaf impl needs to convert.
     Leaf {
-        /// Cursor index.
+        /// Column cursor index.
         cur: usize,
         /// The column's conversion.
         conv: leaves::Conv,
     },
     /// An OPTIONAL node: null where the first cursor's definition level is below `def`.
     Nullable {
-        /// Cursors of the subtree.
+        /// Column cursors of the subtree.
         curs: Range<usize>,
         /// Definition level of the node when present.
         def: u16,
@@ -354,7 +354,7 @@ pub enum Plan {
     },
     /// A repeated node: a list (`key`: None) or a map.
     Repeated {
-        /// Cursors of the subtree.
+        /// Column cursors of the subtree.
         curs: Range<usize>,
         /// Definition level of the repeated node.
         def: u16,
@@ -386,7 +386,7 @@ impl Plan {
 /// One bound column of one row group: its levels and values, and where reading is.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct Cursor {
+pub struct ColumnCursor {
     leaf: LeafData,
     max_def: u16,
     lvl: usize,
@@ -396,19 +396,19 @@ pub struct Cursor {
 /// The bound columns of one row group.
 #[doc(hidden)]
 #[derive(Debug, Default)]
-pub struct Cursors {
-    curs: Vec<Cursor>,
+pub struct ColumnCursors {
+    curs: Vec<ColumnCursor>,
     paths: Vec<String>,
 }
 
-impl Cursors {
-    /// Cursors over `leaves`, whose max definition levels are `max_defs`.
-    pub fn new(leaves: Vec<LeafData>, max_defs: &[u16], paths: &[String]) -> Cursors {
-        Cursors {
+impl ColumnCursors {
+    /// ColumnCursors over `leaves`, whose max definition levels are `max_defs`.
+    pub fn new(leaves: Vec<LeafData>, max_defs: &[u16], paths: &[String]) -> ColumnCursors {
+        ColumnCursors {
             curs: leaves
                 .into_iter()
                 .zip(max_defs)
-                .map(|(leaf, &max_def)| Cursor {
+                .map(|(leaf, &max_def)| ColumnCursor {
                     leaf,
                     max_def,
                     lvl: 0,
@@ -419,7 +419,7 @@ impl Cursors {
         }
     }
 
-    fn cur(&self, i: usize) -> Result<&Cursor> {
+    fn cur(&self, i: usize) -> Result<&ColumnCursor> {
         self.curs
             .get(i)
             .ok_or_else(|| Error::invalid_argument("plan cursor out of range"))
@@ -507,7 +507,7 @@ pub struct Binder<'s> {
     pub columns: Vec<usize>,
     /// Rust field path (for errors).
     fields: Vec<String>,
-    /// Cursors of leaf-level nullable plans under required fields: (cursor, field, column).
+    /// ColumnCursors of leaf-level nullable plans under required fields: (cursor, field, column).
     pub required_over_optional: Vec<(usize, String, String)>,
 }
 
@@ -684,7 +684,7 @@ impl<'s> Binder<'s> {
 
 /// Reads a field's value per its plan: a null in a required field is an error naming it.
 #[doc(hidden)]
-pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut Cursors) -> Result<T> {
+pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut ColumnCursors) -> Result<T> {
     let plan = plan.ok_or_else(|| Error::invalid_argument("a struct plan lacks a field"))?;
     if T::NULLABLE {
         return T::read(plan, c);
@@ -741,7 +741,7 @@ pub trait Field: Sized {
     /// caller's, [`Binder::bind_field`]).
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>;
     /// Reads one value.
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self>;
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self>;
 }
 
 /// The types a `Vec<T>` holds as a LIST: every [`Field`] but `u8` (`Vec<u8>` is a
@@ -774,7 +774,7 @@ impl<T: Field> Field for Option<T> {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         T::bind(b, node, attrs)
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         match plan {
             Plan::Absent => Ok(None),
             Plan::Nullable {
@@ -834,8 +834,8 @@ where
 /// Reads the entries of a list (or map) plan, calling `f` per entry.
 fn read_repeated(
     plan: &Plan,
-    c: &mut Cursors,
-    mut f: impl FnMut(&Plan, Option<&Plan>, &mut Cursors) -> Result<()>,
+    c: &mut ColumnCursors,
+    mut f: impl FnMut(&Plan, Option<&Plan>, &mut ColumnCursors) -> Result<()>,
 ) -> Result<()> {
     let Plan::Repeated {
         curs,
@@ -877,7 +877,7 @@ impl<T: Field + Elem> Field for Vec<T> {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         b.bind_repeated::<T, T>(node, attrs, false, "Vec<_>")
     }
-    fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
         let mut out = Vec::new();
         read_repeated(plan, c, |p, _, c| {
             out.push(read_field::<T>(Some(p), c)?);
@@ -909,7 +909,7 @@ macro_rules! map_field {
             fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
                 b.bind_repeated::<K, V>(node, attrs, true, "map")
             }
-            fn read(plan: &Plan, c: &mut Cursors) -> Result<Self> {
+            fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
                 let mut out = $map::new();
                 read_repeated(plan, c, |k, v, c| {
                     let key = read_field::<K>(Some(k), c)?;
@@ -975,7 +975,7 @@ macro_rules! enum_field {
             }
             fn read(
                 plan: &$crate::typed::Plan,
-                c: &mut $crate::typed::Cursors,
+                c: &mut $crate::typed::ColumnCursors,
             ) -> $crate::Result<Self> {
                 $crate::typed::read_enum(plan, c, <Self as $crate::typed::EnumField>::from_name)
             }

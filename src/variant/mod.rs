@@ -63,6 +63,7 @@ mod tests;
 /// decodes must validate exactly when it converts to a [`VariantValue`], and that value must
 /// encode and decode back to itself. Panics only if the decoder breaks one of these
 /// guarantees.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     let Ok(m) = Metadata::decode(data) else {

@@ -61,8 +61,6 @@ use alloc::vec::Vec;
 use crate::bytes::Cursor;
 use crate::encoding::rle;
 use crate::error::{Error, Result};
-use crate::format::PhysicalType;
-use crate::values::Values;
 
 mod encoder;
 mod gather;
@@ -135,9 +133,12 @@ pub(crate) fn bad_index(index: u32, len: usize) -> Error {
 /// Fuzzing harness: PLAIN-decodes a dictionary from the input, then dictionary indices, then
 /// gathers; checks the guarantees of each step. Panics only if a decoder breaks one of its
 /// own guarantees.
+#[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub fn fuzz_decode(data: &[u8]) {
     use crate::encoding::plain;
+    use crate::format::PhysicalType;
+    use crate::values::Values;
     let [t, nd, n0, n1, width, rest @ ..] = data else {
         return;
     };
