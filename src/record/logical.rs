@@ -2,6 +2,11 @@
 //! annotation (LogicalTypes.md), with the text forms that `parket cat --json` prints and
 //! `parket write` reads back (the JSON row contract).
 //!
+//! It stays in the core, not behind the `cli` feature: [`crate::predicate`] binds a text literal
+//! (`"2009-01-01"` against a DATE column, `"-12.50"` against a DECIMAL) with the parsers here,
+//! and [`crate::record::variant`] widens decimals with [`sign_extend`]. What a program does not
+//! call is not linked (the size probe carries none of it).
+//!
 //! | annotation (physical)              | [`Logical`]           | text                          |
 //! |------------------------------------|-----------------------|-------------------------------|
 //! | none, INT(bits, true) (INT32/64)   | `Int`                 |                               |
