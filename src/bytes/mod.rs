@@ -42,23 +42,53 @@ pub(crate) fn extend_short(out: &mut Vec<u8>, source: &[u8], len: usize) -> Opti
 
 /// [`extend_short`] with blocks of `B` bytes: for a caller that knows its values are at most
 /// `B` bytes long (a dictionary of short entries), a smaller store.
-#[inline(always)]
-pub(crate) fn extend_block<const B: usize>(
-    out: &mut Vec<u8>,
-    source: &[u8],
-    len: usize,
-) -> Option<()> {
-    if cfg!(parket_opt_size) {
+pub(crate) use copy::extend_block;
+
+// The one point of choice: default builds copy short values as fixed-size blocks
+// ([`blocks`]); builds for size (`cfg(parket_opt_size)`, set by `build.rs`) copy by length
+// ([`by_length`]). Same bytes appended.
+#[cfg(not(parket_opt_size))]
+use blocks as copy;
+#[cfg(parket_opt_size)]
+use by_length as copy;
+
+/// Short values copied as one fixed-size block each.
+#[cfg(not(parket_opt_size))]
+mod blocks {
+    use alloc::vec::Vec;
+
+    /// [`super::extend_block`].
+    #[inline(always)]
+    pub(crate) fn extend_block<const B: usize>(
+        out: &mut Vec<u8>,
+        source: &[u8],
+        len: usize,
+    ) -> Option<()> {
+        let end = out.len() + len;
+        match source.first_chunk::<B>() {
+            Some(block) if len <= B => out.extend_from_slice(block),
+            _ => out.extend_from_slice(source.get(..len)?),
+        }
+        out.truncate(end);
+        Some(())
+    }
+}
+
+/// Values copied by length, in builds for size.
+#[cfg(parket_opt_size)]
+mod by_length {
+    use alloc::vec::Vec;
+
+    /// [`super::extend_block`].
+    #[inline(always)]
+    pub(crate) fn extend_block<const B: usize>(
+        out: &mut Vec<u8>,
+        source: &[u8],
+        len: usize,
+    ) -> Option<()> {
         out.extend_from_slice(source.get(..len)?);
-        return Some(());
+        Some(())
     }
-    let end = out.len() + len;
-    match source.first_chunk::<B>() {
-        Some(block) if len <= B => out.extend_from_slice(block),
-        _ => out.extend_from_slice(source.get(..len)?),
-    }
-    out.truncate(end);
-    Some(())
 }
 
 /// The longest value [`extend_short`] copies as a fixed-size block.

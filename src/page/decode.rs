@@ -364,13 +364,13 @@ impl<'a> PageDecoder<'a> {
     ///
     /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
     pub(crate) fn defer_byte_array_gather(&mut self, defer: bool) {
-        self.defer_bytes = defer && !cfg!(parket_opt_size);
+        self.defer_bytes = defer && variant::DEFERS;
     }
 
     /// The indices of the last data page when its values were deferred (see
     /// [`PageDecoder::defer_byte_array_gather`]): its values are `dictionary[i]` for each.
     pub(crate) fn deferred_indices(&self) -> Option<&[u32]> {
-        (self.deferred && !cfg!(parket_opt_size)).then_some(&self.indices[..])
+        (self.deferred && variant::DEFERS).then_some(&self.indices[..])
     }
 
     /// Takes `scratch` (decompressed pages), `indices` (dictionary indices), a decompressor
@@ -546,7 +546,7 @@ impl<'a> PageDecoder<'a> {
         self.limits.check_dictionary_bytes(uncompressed as u64)?;
         // A small page is decoded: the gathers copy a small dictionary anyway (padded, see
         // `dictionary::Padded`), and it costs no fresh memory to speak of.
-        let in_place = uncompressed >= IN_PLACE_BYTES && !cfg!(parket_opt_size);
+        let in_place = uncompressed >= IN_PLACE_BYTES && variant::IN_PLACE;
         let dictionary = if self.column.physical_type == PhysicalType::ByteArray && in_place {
             self.bytes_dictionary(n, uncompressed, body, lasting)?
         } else {
@@ -883,12 +883,6 @@ fn v1_levels(
     }
 }
 
-/// Largest copy (entries' longest length x values) that a dictionary-encoded page gathers in
-/// the fused pass, which cannot know the size beforehand; above it, the indices are decoded
-/// first and the exact bytes reserved fallibly ([`reserve_gather`]).
-#[cfg(not(parket_opt_size))]
-const FUSED_GATHER_BYTES: u64 = 64 << 20;
-
 /// Makes room for `n` more levels, fallibly (the levels of a page are decoded whole).
 fn reserve_levels(out: &mut Vec<u16>, n: usize) -> Result<()> {
     out.try_reserve(n)
@@ -942,21 +936,7 @@ fn decode_values(
                 return Ok(true);
             }
             // A page of nulls only has an empty (or a 1-byte bit width) index section.
-            // Built for size, the fused pass is left out (see `gather_compact`).
-            #[cfg(parket_opt_size)]
-            gather_compact(data, n, (dict, longest), indices, limits, out)?;
-            #[cfg(not(parket_opt_size))]
-            if longest.saturating_mul(n as u64) <= limits.page_bytes.min(FUSED_GATHER_BYTES) {
-                // Gathering cannot copy more than a modest amount: one fused pass.
-                dictionary::decode_gather_dict(data, n, dict, out)?;
-            } else {
-                // Count the bytes the indices really select before copying them, and reserve
-                // them at once, fallibly.
-                indices.clear();
-                dictionary::decode_indices(data, n, indices)?;
-                check_gather_bytes(dict, indices, limits)?;
-                gather_reserved(dict, indices, out)?;
-            }
+            variant::gather(data, n, (dict, longest), indices, limits, out)?;
         }
         Encoding::Rle => match out {
             // Spec: RLE for values is for BOOLEAN, with the 4-byte length (V1 and V2).
@@ -1005,23 +985,84 @@ fn decode_values(
     Ok(false)
 }
 
-/// Dictionary gathering in builds for size (`cfg(parket_opt_size)`): the two-pass path
-/// alone (decode the indices, bound the bytes they select, gather), without the fused pass
-/// and its per-type copies of the hybrid decoder. Same values and same error kinds as the
-/// default path (a property test compares them with the fused pass): when the indices do not
-/// decode, an index already decoded that is past the dictionary's end is reported first, as
-/// the fused pass, which gathers run by run, finds it first.
+// The one point of choice between the default decoder ([`fast`]) and the one of builds for
+// size ([`compact`], `cfg(parket_opt_size)`, set by `build.rs`): how a dictionary-encoded
+// page is gathered, and whether BYTE_ARRAY gathers may be deferred to the batches and large
+// BYTE_ARRAY dictionaries decoded in place. Same values and same error kinds (a property
+// test compares the gathers).
+#[cfg(parket_opt_size)]
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use fast as variant;
+
+/// The default page decoder's choices.
+#[cfg(not(parket_opt_size))]
+mod fast {
+    use super::{check_gather_bytes, dictionary, gather_reserved, Dict, Limits, Result, Values};
+    use alloc::vec::Vec;
+
+    /// BYTE_ARRAY gathers may be deferred ([`super::PageDecoder::defer_byte_array_gather`]).
+    pub(super) const DEFERS: bool = true;
+    /// Large BYTE_ARRAY dictionaries are decoded in place.
+    pub(super) const IN_PLACE: bool = true;
+
+    /// Largest copy (entries' longest length x values) that a dictionary-encoded page
+    /// gathers in the fused pass, which cannot know the size beforehand; above it, the
+    /// indices are decoded first and the exact bytes reserved fallibly.
+    const FUSED_GATHER_BYTES: u64 = 64 << 20;
+
+    /// Gathers the `n` values of a dictionary-encoded page's index section `data`.
+    pub(super) fn gather(
+        data: &[u8],
+        n: usize,
+        (dict, longest): (Dict<'_>, u64),
+        indices: &mut Vec<u32>,
+        limits: &Limits,
+        out: &mut Values,
+    ) -> Result<()> {
+        if longest.saturating_mul(n as u64) <= limits.page_bytes.min(FUSED_GATHER_BYTES) {
+            // Gathering cannot copy more than a modest amount: one fused pass.
+            dictionary::decode_gather_dict(data, n, dict, out)?;
+        } else {
+            // Count the bytes the indices really select before copying them, and reserve
+            // them at once, fallibly.
+            indices.clear();
+            dictionary::decode_indices(data, n, indices)?;
+            check_gather_bytes(dict, indices, limits)?;
+            gather_reserved(dict, indices, out)?;
+        }
+        Ok(())
+    }
+}
+
+/// The page decoder of builds for size: whole pages, no in-place dictionaries, and
+/// dictionary gathering by the two-pass path alone (decode the indices, bound the bytes they
+/// select, gather), without the fused pass and its per-type copies of the hybrid decoder.
+/// When the indices do not decode, an index already decoded that is past the dictionary's
+/// end is reported first, as the fused pass, which gathers run by run, finds it first.
 #[cfg(any(parket_opt_size, test))]
-fn gather_compact(
-    data: &[u8],
-    n: usize,
-    (dict, longest): (Dict<'_>, u64),
-    indices: &mut Vec<u32>,
-    limits: &Limits,
-    out: &mut Values,
-) -> Result<()> {
-    decode_checked_indices(data, n, dict, longest, indices, limits)?;
-    gather_reserved(dict, indices, out)
+#[cfg_attr(test, allow(dead_code))]
+mod compact {
+    use super::{decode_checked_indices, gather_reserved, Dict, Limits, Result, Values};
+    use alloc::vec::Vec;
+
+    /// Never deferred: whole pages, less code.
+    pub(super) const DEFERS: bool = false;
+    /// Never in place.
+    pub(super) const IN_PLACE: bool = false;
+
+    /// Gathers the `n` values of a dictionary-encoded page's index section `data`.
+    pub(super) fn gather(
+        data: &[u8],
+        n: usize,
+        (dict, longest): (Dict<'_>, u64),
+        indices: &mut Vec<u32>,
+        limits: &Limits,
+        out: &mut Values,
+    ) -> Result<()> {
+        decode_checked_indices(data, n, dict, longest, indices, limits)?;
+        gather_reserved(dict, indices, out)
+    }
 }
 
 /// Decodes a data page's `n` dictionary indices into `indices` and checks them: each below

@@ -231,11 +231,118 @@ pub struct Schema {
     columns: Vec<ColumnDescriptor>,
     /// Dotted path of every node, by node index (the root's is empty).
     paths: Vec<String>,
-    /// The non-root node indices sorted by (dotted path, index): [`Schema::node_index`]
-    /// binary-searches it, and the first of equal paths is the first in file order. (A
-    /// sorted vector rather than a `BTreeMap`: the same lookups in far less code.) Empty in
-    /// builds for size (`cfg(parket_opt_size)`), whose lookups scan `paths` instead.
-    by_path: Vec<usize>,
+    /// How [`Schema::node_index`] finds a dotted path in `paths` (see [`path_index`]).
+    by_path: path_index::PathIndex,
+}
+
+// The one point of choice for dotted-path lookups: default builds binary-search a sorted
+// index ([`sorted`]); builds for size (`cfg(parket_opt_size)`, set by `build.rs`) scan the
+// paths and build nothing ([`scan`]). Both find the first node in file order (a property
+// test compares them).
+#[cfg(parket_opt_size)]
+use scan as path_index;
+#[cfg(not(parket_opt_size))]
+use sorted as path_index;
+
+/// Dotted-path lookups through the non-root node indices sorted by (dotted path, index):
+/// binary search, and the first of equal paths is the first in file order. (A sorted vector
+/// rather than a `BTreeMap`: the same lookups in far less code.)
+#[cfg(any(not(parket_opt_size), test))]
+#[cfg_attr(test, allow(dead_code))]
+mod sorted {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// The sorted node indices.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub(super) struct PathIndex(Vec<usize>);
+
+    impl PathIndex {
+        /// The index of `paths` (by node index; the root's is `paths[0]`).
+        pub(super) fn build(paths: &[String]) -> PathIndex {
+            let mut by_path: Vec<usize> = Vec::with_capacity(paths.len());
+            by_path.extend(1..paths.len());
+            sort_by_path(&mut by_path, paths);
+            PathIndex(by_path)
+        }
+
+        /// The first non-root node in file order whose dotted path is `path`.
+        pub(super) fn find(&self, paths: &[String], path: &str) -> Option<usize> {
+            let of = |n: usize| paths.get(n).map_or("", String::as_str);
+            let at = self.0.partition_point(|&n| of(n) < path);
+            let n = *self.0.get(at)?;
+            (of(n) == path).then_some(n)
+        }
+    }
+
+    /// Sorts node indices by (dotted path, index): a heapsort, O(n log n) comparisons whatever
+    /// the paths, in a few dozen instructions (the standard library's sorts are far larger).
+    pub(super) fn sort_by_path(idx: &mut [usize], paths: &[String]) {
+        let key = |n: usize| (paths.get(n).map_or("", String::as_str), n);
+        let less = |idx: &[usize], a: usize, b: usize| match (idx.get(a), idx.get(b)) {
+            (Some(&x), Some(&y)) => key(x) < key(y),
+            _ => false,
+        };
+        // `[T]::swap` without its panic path (the indices are always in bounds).
+        let swap = |idx: &mut [usize], a: usize, b: usize| {
+            if let (Some(&x), Some(&y)) = (idx.get(a), idx.get(b)) {
+                if let Some(s) = idx.get_mut(a) {
+                    *s = y;
+                }
+                if let Some(s) = idx.get_mut(b) {
+                    *s = x;
+                }
+            }
+        };
+        // Moves the value at `root` down the max-heap held in `idx[..end]`.
+        let sift = |idx: &mut [usize], mut root: usize, end: usize| loop {
+            let mut child = 2 * root + 1;
+            if child >= end {
+                break;
+            }
+            if child + 1 < end && less(idx, child, child + 1) {
+                child += 1;
+            }
+            if !less(idx, root, child) {
+                break;
+            }
+            swap(idx, root, child);
+            root = child;
+        };
+        let len = idx.len();
+        for start in (0..len / 2).rev() {
+            sift(idx, start, len);
+        }
+        for end in (1..len).rev() {
+            swap(idx, 0, end);
+            sift(idx, 0, end);
+        }
+    }
+}
+
+/// Dotted-path lookups in builds for size: the paths scanned in file order, so the first
+/// match is the first node in file order, as the binary search finds it; no sorted index
+/// (and no sort) to build. Linear in the schema per lookup.
+#[cfg(any(parket_opt_size, test))]
+#[cfg_attr(test, allow(dead_code))]
+mod scan {
+    use alloc::string::String;
+
+    /// Nothing: the paths are scanned.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub(super) struct PathIndex;
+
+    impl PathIndex {
+        /// Builds nothing.
+        pub(super) fn build(_paths: &[String]) -> PathIndex {
+            PathIndex
+        }
+
+        /// The first non-root node in file order whose dotted path is `path`.
+        pub(super) fn find(&self, paths: &[String], path: &str) -> Option<usize> {
+            paths.iter().skip(1).position(|p| p == path).map(|i| i + 1)
+        }
+    }
 }
 
 // Whether annotation mistakes are errors (builder, parser: `STRICT = true`) or dropped
@@ -352,28 +459,7 @@ impl Schema {
         if path.is_empty() {
             return Some(0);
         }
-        #[cfg(parket_opt_size)]
-        return self.node_index_by_scan(path);
-        #[cfg(not(parket_opt_size))]
-        {
-            let of = |n: usize| self.paths.get(n).map_or("", String::as_str);
-            let at = self.by_path.partition_point(|&n| of(n) < path);
-            let n = *self.by_path.get(at)?;
-            (of(n) == path).then_some(n)
-        }
-    }
-
-    /// [`Schema::node_index`] in builds for size (`cfg(parket_opt_size)`): the paths scanned
-    /// in file order, so the first match is the first node in file order, as the binary
-    /// search finds it; no sorted index (and no sort) to build. Linear in the schema per
-    /// lookup; a test compares it with the binary search.
-    #[cfg(any(parket_opt_size, test))]
-    fn node_index_by_scan(&self, path: &str) -> Option<usize> {
-        self.paths
-            .iter()
-            .skip(1)
-            .position(|p| p == path)
-            .map(|i| i + 1)
+        self.by_path.find(&self.paths, path)
     }
 
     /// The index of the node at `path` (names from the root's child down), matching names
@@ -746,66 +832,13 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
     if let Some(root) = nodes.first_mut() {
         root.columns = 0..columns.len();
     }
-    #[cfg(parket_opt_size)]
-    let by_path = Vec::new();
-    #[cfg(not(parket_opt_size))]
-    let by_path = {
-        let mut by_path: Vec<usize> = Vec::with_capacity(nodes.len());
-        by_path.extend(1..nodes.len());
-        sort_by_path(&mut by_path, &paths);
-        by_path
-    };
+    let by_path = path_index::PathIndex::build(&paths);
     Ok(Schema {
         nodes,
         columns,
         paths,
         by_path,
     })
-}
-
-/// Sorts node indices by (dotted path, index): a heapsort, O(n log n) comparisons whatever
-/// the paths, in a few dozen instructions (the standard library's sorts are far larger).
-#[cfg_attr(parket_opt_size, allow(dead_code))]
-fn sort_by_path(idx: &mut [usize], paths: &[String]) {
-    let key = |n: usize| (paths.get(n).map_or("", String::as_str), n);
-    let less = |idx: &[usize], a: usize, b: usize| match (idx.get(a), idx.get(b)) {
-        (Some(&x), Some(&y)) => key(x) < key(y),
-        _ => false,
-    };
-    // `[T]::swap` without its panic path (the indices are always in bounds).
-    let swap = |idx: &mut [usize], a: usize, b: usize| {
-        if let (Some(&x), Some(&y)) = (idx.get(a), idx.get(b)) {
-            if let Some(s) = idx.get_mut(a) {
-                *s = y;
-            }
-            if let Some(s) = idx.get_mut(b) {
-                *s = x;
-            }
-        }
-    };
-    // Moves the value at `root` down the max-heap held in `idx[..end]`.
-    let sift = |idx: &mut [usize], mut root: usize, end: usize| loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            break;
-        }
-        if child + 1 < end && less(idx, child, child + 1) {
-            child += 1;
-        }
-        if !less(idx, root, child) {
-            break;
-        }
-        swap(idx, root, child);
-        root = child;
-    };
-    let len = idx.len();
-    for start in (0..len / 2).rev() {
-        sift(idx, start, len);
-    }
-    for end in (1..len).rev() {
-        swap(idx, 0, end);
-        sift(idx, 0, end);
-    }
 }
 
 /// Checks a `num_children` against the elements that remain after its element.

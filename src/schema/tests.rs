@@ -1280,10 +1280,10 @@ mod props {
                 prop_assert!(first <= i);
                 prop_assert_eq!(s.node_index(p), Some(first));
                 // The scan of builds for size finds the same node.
-                prop_assert_eq!(s.node_index_by_scan(p), Some(first));
+                prop_assert_eq!(super::scan::PathIndex.find(&s.paths, p), Some(first));
                 let missing = alloc::format!("{p}.\u{1}");
                 prop_assert_eq!(s.node_index(&missing), None);
-                prop_assert_eq!(s.node_index_by_scan(&missing), None);
+                prop_assert_eq!(super::scan::PathIndex.find(&s.paths, &missing), None);
             }
             prop_assert_eq!(s.node_index(""), Some(0));
         }
@@ -1299,7 +1299,7 @@ mod props {
         ) {
             let paths: Vec<String> = names;
             let mut got: Vec<usize> = (0..paths.len()).collect();
-            sort_by_path(&mut got, &paths);
+            super::sorted::sort_by_path(&mut got, &paths);
             let mut want: Vec<usize> = (0..paths.len()).collect();
             want.sort_by(|&a, &b| (&paths[a], a).cmp(&(&paths[b], b)));
             prop_assert_eq!(got, want);

@@ -22,7 +22,7 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use super::{bad_index, decode_indices, indices_header};
-use crate::bytes::{extend_block, SHORT};
+use crate::bytes::SHORT;
 use crate::encoding::rle;
 use crate::error::{Error, Result};
 use crate::format::PhysicalType;
@@ -322,12 +322,12 @@ impl<'a> Padded<'a> {
         let Entries { offsets, data, gap } = dictionary;
         // Built for size, no copy (entries near the end take the slower copy). A dictionary
         // read in place (a gap) is never small: see `PageDecoder`.
-        let data = if gap == 0 && data.len() < 8 * SHORT && !cfg!(parket_opt_size) {
+        let data = if gap == 0 && data.len() < 8 * SHORT && variant::BLOCKS {
             Cow::Owned(data.iter().copied().chain([0; SHORT]).collect())
         } else {
             Cow::Borrowed(data)
         };
-        let narrow = !cfg!(parket_opt_size)
+        let narrow = variant::BLOCKS
             && offsets
                 .windows(2)
                 .all(|w| w[1].wrapping_sub(w[0]).wrapping_sub(gap) <= NARROW);
@@ -343,76 +343,127 @@ impl<'a> Padded<'a> {
     /// parts). Offsets first, then the bytes, each entry by `extend_short` (a fixed-size
     /// block for a short entry, whose slack is reserved once). Returns false, appending
     /// nothing, when an index is out of range.
-    fn append(&self, indices: &[u32], offsets: &mut Vec<usize>, data: &mut Vec<u8>) -> bool {
-        if cfg!(parket_opt_size) {
-            // Built for size: one loop, a copy by length per entry.
-            let first = offsets.len();
-            for &i in indices {
-                let i = i as usize;
-                let Some(entry) = self.offsets.get(i..i + 2) else {
-                    offsets.truncate(first);
-                    return false;
-                };
-                let range = entry[0].saturating_add(self.gap)..entry[1];
-                data.extend_from_slice(self.data.get(range).unwrap_or(&[]));
-                offsets.push(data.len());
-            }
-            return true;
-        }
-        // One copy of the loops per gap and block size, so that the gap is a constant.
-        match (self.gap, self.narrow) {
-            (0, true) => self.append_as::<0, NARROW>(indices, offsets, data),
-            (0, false) => self.append_as::<0, SHORT>(indices, offsets, data),
-            (_, true) => self.append_as::<4, NARROW>(indices, offsets, data),
-            (_, false) => self.append_as::<4, SHORT>(indices, offsets, data),
-        }
-    }
-
-    /// [`Padded::append`] for a gap of `GAP` (0 or 4), by blocks of `B` bytes.
     #[inline(always)]
-    fn append_as<const GAP: usize, const B: usize>(
-        &self,
+    fn append(&self, indices: &[u32], offsets: &mut Vec<usize>, data: &mut Vec<u8>) -> bool {
+        variant::append(self, indices, offsets, data)
+    }
+}
+
+// The one point of choice for gathering BYTE_ARRAY entries: default builds copy fixed-size
+// blocks (one copy of the loop per gap and block size, a small dictionary padded, see
+// [`Padded`]); builds for size (`cfg(parket_opt_size)`, set by `build.rs`) one loop, a copy by
+// length per entry, no padding. Same values (the gather tests run both).
+#[cfg(parket_opt_size)]
+use compact as variant;
+#[cfg(not(parket_opt_size))]
+use fast as variant;
+
+/// Gathering by fixed-size blocks.
+#[cfg(not(parket_opt_size))]
+mod fast {
+    use super::{Padded, NARROW};
+    use crate::bytes::{extend_block, SHORT};
+    use alloc::vec::Vec;
+
+    /// Entries are copied as blocks: a small dictionary is padded, a narrow one copied by
+    /// [`NARROW`]-byte blocks.
+    pub(super) const BLOCKS: bool = true;
+
+    /// [`Padded::append`].
+    #[inline(always)]
+    pub(super) fn append(
+        p: &Padded<'_>,
         indices: &[u32],
         offsets: &mut Vec<usize>,
         data: &mut Vec<u8>,
     ) -> bool {
-        let (base, first) = (data.len(), offsets.len());
-        let mut pos = base;
-        let mut miss = false;
-        offsets.extend(indices.iter().map(|&i| {
-            match (
-                self.offsets.get(i as usize),
-                self.offsets.get(i as usize + 1),
-            ) {
-                (Some(&s), Some(&e)) => pos += e.wrapping_sub(s).wrapping_sub(GAP),
-                _ => miss = true,
-            }
-            pos
-        }));
-        if miss {
-            offsets.truncate(first);
-            return false;
+        // One copy of the loops per gap and block size, so that the gap is a constant.
+        match (p.gap, p.narrow) {
+            (0, true) => p.append_as::<0, NARROW>(indices, offsets, data),
+            (0, false) => p.append_as::<0, SHORT>(indices, offsets, data),
+            (_, true) => p.append_as::<4, NARROW>(indices, offsets, data),
+            (_, false) => p.append_as::<4, SHORT>(indices, offsets, data),
         }
-        data.reserve(pos - base + SHORT);
-        let ends = offsets.get(first..).unwrap_or(&[]);
-        self.copy::<GAP, B>(indices, ends, data);
-        true
     }
 
-    /// The bytes of entries `indices`, which end at `ends` in `data`, as blocks of `B`.
-    #[inline(always)]
-    fn copy<const GAP: usize, const B: usize>(
-        &self,
-        indices: &[u32],
-        ends: &[usize],
-        data: &mut Vec<u8>,
-    ) {
-        for (&i, &end) in indices.iter().zip(ends) {
-            // Every index was found by `append`, so `s..s + l` is inside the dictionary.
-            let s = self.offsets.get(i as usize).copied().unwrap_or(0) + GAP;
-            let l = end - data.len();
-            let _ = extend_block::<B>(data, self.data.get(s..).unwrap_or(&[]), l);
+    impl Padded<'_> {
+        /// [`Padded::append`] for a gap of `GAP` (0 or 4), by blocks of `B` bytes.
+        #[inline(always)]
+        pub(super) fn append_as<const GAP: usize, const B: usize>(
+            &self,
+            indices: &[u32],
+            offsets: &mut Vec<usize>,
+            data: &mut Vec<u8>,
+        ) -> bool {
+            let (base, first) = (data.len(), offsets.len());
+            let mut pos = base;
+            let mut miss = false;
+            offsets.extend(indices.iter().map(|&i| {
+                match (
+                    self.offsets.get(i as usize),
+                    self.offsets.get(i as usize + 1),
+                ) {
+                    (Some(&s), Some(&e)) => pos += e.wrapping_sub(s).wrapping_sub(GAP),
+                    _ => miss = true,
+                }
+                pos
+            }));
+            if miss {
+                offsets.truncate(first);
+                return false;
+            }
+            data.reserve(pos - base + SHORT);
+            let ends = offsets.get(first..).unwrap_or(&[]);
+            self.copy::<GAP, B>(indices, ends, data);
+            true
         }
+
+        /// The bytes of entries `indices`, which end at `ends` in `data`, as blocks of `B`.
+        #[inline(always)]
+        fn copy<const GAP: usize, const B: usize>(
+            &self,
+            indices: &[u32],
+            ends: &[usize],
+            data: &mut Vec<u8>,
+        ) {
+            for (&i, &end) in indices.iter().zip(ends) {
+                // Every index was found by `append`, so `s..s + l` is inside the dictionary.
+                let s = self.offsets.get(i as usize).copied().unwrap_or(0) + GAP;
+                let l = end - data.len();
+                let _ = extend_block::<B>(data, self.data.get(s..).unwrap_or(&[]), l);
+            }
+        }
+    }
+}
+
+/// Gathering in builds for size: one loop, a copy by length per entry.
+#[cfg(parket_opt_size)]
+mod compact {
+    use super::Padded;
+    use alloc::vec::Vec;
+
+    /// No blocks: no padding, no narrow copies.
+    pub(super) const BLOCKS: bool = false;
+
+    /// [`Padded::append`].
+    pub(super) fn append(
+        p: &Padded<'_>,
+        indices: &[u32],
+        offsets: &mut Vec<usize>,
+        data: &mut Vec<u8>,
+    ) -> bool {
+        let first = offsets.len();
+        for &i in indices {
+            let i = i as usize;
+            let Some(entry) = p.offsets.get(i..i + 2) else {
+                offsets.truncate(first);
+                return false;
+            };
+            let range = entry[0].saturating_add(p.gap)..entry[1];
+            data.extend_from_slice(p.data.get(range).unwrap_or(&[]));
+            offsets.push(data.len());
+        }
+        true
     }
 }
 

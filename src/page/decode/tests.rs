@@ -482,7 +482,7 @@ mod prop {
             use_garbage in any::<bool>(),
             n_delta in 0usize..3,
         ) {
-            // Builds for size gather dictionary pages in two passes only (`gather_compact`):
+            // Builds for size gather dictionary pages in two passes only (`compact::gather`):
             // same values and same error kind as the fused pass, for valid and arbitrary
             // index sections.
             let data = if use_garbage {
@@ -504,7 +504,7 @@ mod prop {
                 let mut compact = Values::new(dict.physical_type(), 0);
                 let mut indices = vec![7u32];
                 let d = dictionary::Dict::from(dict.as_ref());
-                let b = gather_compact(
+                let b = super::compact::gather(
                     &data, n, (d, d.longest() as u64), &mut indices, &Limits::default(), &mut compact,
                 );
                 match (a, b) {
