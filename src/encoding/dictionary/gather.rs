@@ -311,6 +311,8 @@ struct Padded<'a> {
     data: Cow<'a, [u8]>,
     /// Bytes between an entry's offset and its first byte (see [`Entries`]).
     gap: usize,
+    /// Entries fit blocks of [`NARROW`] bytes (always false built for size: copies by length).
+    #[cfg_attr(parket_opt_size, allow(dead_code))]
     narrow: bool,
 }
 
