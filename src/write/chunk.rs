@@ -205,6 +205,18 @@ impl ChunkEncoder {
         self.data_bytes + self.page_estimate()
     }
 
+    /// Whether the chunk's data pages no longer wait for a dictionary page: the dictionary
+    /// is off, or the chunk fell back (its dictionary page, if any page used it, is built).
+    pub fn dictionary_settled(&self) -> bool {
+        !self.dictionary_active
+    }
+
+    /// Levels in the open page plus entries in the dictionary: roughly the work `finish`
+    /// has left (encoding the last page, the dictionary page, the Bloom filter).
+    pub fn closing_work(&self) -> usize {
+        self.page_levels() + self.dictionary.as_ref().map_or(0, |d| d.len())
+    }
+
     /// Whether nothing was written yet.
     pub fn is_empty(&self) -> bool {
         !self.started && self.page_levels() == 0 && self.index.num_pages() == 0

@@ -27,7 +27,7 @@ use crate::page::encode::EncodedPage;
 use crate::schema::ColumnDescriptor;
 use crate::values::ValuesRef;
 
-use super::chunk::{ChunkEncoder, EncoderScratch, PageSink, Stored};
+use super::chunk::{ChunkEncoder, EncodedChunk, EncoderScratch, PageSink, Stored};
 #[cfg(feature = "encryption-write")]
 use super::encrypt::ChunkEncryptor;
 use super::options::ColumnSettings;
@@ -69,6 +69,11 @@ struct Streamed {
 }
 
 impl HeldPages {
+    /// Whether a page (the dictionary page included) is held.
+    fn has_pages(&self) -> bool {
+        !self.dictionary.is_empty() || !self.pages.is_empty()
+    }
+
     /// Puts the pages held into `out`, after the dictionary page when this is the chunk's
     /// first output (the chunk is at the front of its row group, and its dictionary settled
     /// or the chunk ending).
@@ -247,8 +252,7 @@ impl ColumnWriter {
     /// the chunk is at the front of its row group. Returns the chunk and the writer's
     /// buffers, for another writer to [`ColumnWriter::adopt`].
     pub(crate) fn finish(self, out: &mut Out<'_>) -> Result<(FinishedChunk, WriterScratch)> {
-        let path = self.encoder.descriptor().path_string();
-        self.finish_inner(out).map_err(|e| e.in_column(&path))
+        self.close()?.write_out(out)
     }
 
     /// Takes over a finished writer's buffers (emptied) when this one has not started.
@@ -256,15 +260,66 @@ impl ColumnWriter {
         self.encoder.adopt(scratch);
     }
 
-    fn finish_inner(mut self, out: &mut Out<'_>) -> Result<(FinishedChunk, WriterScratch)> {
+    /// Levels in the open page plus entries in the dictionary: the work closing the chunk
+    /// still has to do, roughly.
+    pub(crate) fn closing_work(&self) -> usize {
+        self.encoder.closing_work()
+    }
+
+    /// Writes to `out` the pages held that can go now (the chunk is at the front of its row
+    /// group): all of them once the chunk's dictionary is settled, none before. The bytes are
+    /// the same as when each page went out as it was closed.
+    pub(crate) fn write_settled(&mut self, out: &mut Out<'_>) -> Result<()> {
+        if self.encoder.dictionary_settled() && self.held.has_pages() {
+            self.held.drain(out)?;
+        }
+        Ok(())
+    }
+
+    /// Closes the chunk without writing anything: flushes the open page and completes the
+    /// dictionary page and the Bloom filter, which all stay held (no I/O, so it can run on any
+    /// thread).
+    pub(crate) fn close(mut self) -> Result<ClosedChunk> {
+        let path = self.encoder.descriptor().path_string();
         let descr = self.encoder.descriptor().clone();
         let mut sink = Destination {
             held: &mut self.held,
-            out: Some(&mut *out),
+            out: None,
             #[cfg(feature = "encryption-write")]
             encryptor: self.encryptor.as_mut(),
         };
-        let (chunk, scratch) = self.encoder.finish(&mut sink)?;
+        let (chunk, scratch) = self
+            .encoder
+            .finish(&mut sink)
+            .map_err(|e| e.in_column(&path))?;
+        Ok(ClosedChunk {
+            descr,
+            held: self.held,
+            chunk,
+            scratch,
+        })
+    }
+}
+
+/// A chunk closed ([`ColumnWriter::close`]) and not yet written out.
+pub(crate) struct ClosedChunk {
+    descr: ColumnDescriptor,
+    held: HeldPages,
+    chunk: EncodedChunk,
+    scratch: WriterScratch,
+}
+
+impl ClosedChunk {
+    /// Writes what is still held to `out` (the chunk is at the front of its row group) and
+    /// fills in the chunk's metadata from its place in the file. Returns the chunk and the
+    /// writer's buffers, for another writer to [`ColumnWriter::adopt`].
+    pub(crate) fn write_out(self, out: &mut Out<'_>) -> Result<(FinishedChunk, WriterScratch)> {
+        let path = self.descr.path_string();
+        self.write_out_inner(out).map_err(|e| e.in_column(&path))
+    }
+
+    fn write_out_inner(mut self, out: &mut Out<'_>) -> Result<(FinishedChunk, WriterScratch)> {
+        let (descr, chunk, scratch) = (self.descr, self.chunk, self.scratch);
         // The dictionary is complete now: everything held goes out.
         self.held.drain(out)?;
         let streamed = self

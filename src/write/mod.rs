@@ -60,6 +60,7 @@ mod encrypt;
 mod open_page;
 mod options;
 mod page_index;
+mod parallel;
 mod typed;
 
 pub use chunk::SLICE_LEVELS;
@@ -72,6 +73,7 @@ pub use options::{
     DEFAULT_DICTIONARY_PAGE_SIZE_LIMIT, DEFAULT_MAX_ROWS_PER_PAGE, DEFAULT_ROW_GROUP_BYTES,
     DEFAULT_ROW_GROUP_ROWS,
 };
+pub use parallel::MIN_PARALLEL_LEVELS;
 pub use typed::TypedWriter;
 
 use alloc::vec::Vec;
@@ -318,9 +320,11 @@ impl<W: Sink> FileWriter<W> {
             .as_mut()
             .ok_or(Error::unsupported("open row group"))?;
         let before: Vec<u64> = cols.iter().map(|c| c.num_rows()).collect();
-        for (c, leaf) in cols.iter_mut().zip(leaves) {
-            c.write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
-        }
+        let threads = threads_for(self.options.threads, leaf_levels(leaves));
+        parallel::for_each(threads, cols, |i, c| {
+            let leaf = &leaves[i];
+            c.write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)
+        })?;
         let rows: Vec<u64> = cols.iter().map(|c| c.num_rows()).collect();
         let added: Vec<u64> = rows.iter().zip(&before).map(|(a, b)| a - b).collect();
         if added.windows(2).any(|w| w[0] != w[1]) {
@@ -367,10 +371,44 @@ impl<W: Sink> FileWriter<W> {
         check_rows(columns.iter(), num_rows, rg_index)?;
         let start = self.offset;
         let mut written = Vec::with_capacity(columns.len());
-        for c in columns {
-            written.push(self.write_chunk(c, rg_index, None)?);
-        }
+        self.write_chunks(columns, rg_index, &mut written)?;
         self.end_row_group(start, num_rows, written)
+    }
+
+    /// Closes the chunks of `columns` and writes them out in order (the first at the front of
+    /// the row group), appending them to `written`. With several threads and enough work
+    /// left, the chunks are closed on the threads first (see [`parallel`]), then written.
+    fn write_chunks(
+        &mut self,
+        columns: Vec<ColumnWriter>,
+        rg_index: usize,
+        written: &mut Vec<FinishedChunk>,
+    ) -> Result<()> {
+        let work: usize = columns.iter().map(ColumnWriter::closing_work).sum();
+        let threads = threads_for(self.options.threads, work);
+        if threads <= 1 || columns.len() <= 1 {
+            for c in columns {
+                written.push(self.write_chunk(c, rg_index, None)?);
+            }
+            return Ok(());
+        }
+        let mut slots: Vec<(Option<ColumnWriter>, Option<column::ClosedChunk>)> =
+            columns.into_iter().map(|c| (Some(c), None)).collect();
+        parallel::for_each(threads, &mut slots, |_, (c, closed)| {
+            if let Some(c) = c.take() {
+                *closed = Some(c.close()?);
+            }
+            Ok(())
+        })
+        .map_err(|e| e.in_row_group(rg_index))?;
+        for closed in slots.into_iter().filter_map(|(_, c)| c) {
+            let (chunk, scratch) = closed
+                .write_out(&mut self.out())
+                .map_err(|e| e.in_row_group(rg_index))?;
+            self.scratch = Some(scratch);
+            written.push(chunk);
+        }
+        Ok(())
     }
 
     /// Closes a column chunk and writes what it still holds (the chunk is at the front of
@@ -599,6 +637,24 @@ impl<W: Sink> Drop for RowGroupWriter<'_, W> {
     }
 }
 
+/// The threads for a call whose work is `levels` levels: `threads` when that pays for
+/// starting them, else 1.
+fn threads_for(threads: usize, levels: usize) -> usize {
+    if levels >= MIN_PARALLEL_LEVELS {
+        threads
+    } else {
+        1
+    }
+}
+
+/// Levels in a batch of leaves (values, for a column without levels).
+fn leaf_levels(leaves: &[crate::levels::LeafData]) -> usize {
+    leaves
+        .iter()
+        .map(|l| l.def_levels.len().max(l.rep_levels.len()).max(l.values.len()))
+        .sum()
+}
+
 /// Errors unless every column holds `num_rows` rows.
 fn check_rows<'c>(
     mut columns: impl Iterator<Item = &'c ColumnWriter>,
@@ -714,6 +770,69 @@ impl<W: Sink> RowGroupWriter<'_, W> {
         result.map_err(|e| e.in_row_group(rg_index))
     }
 
+    /// Writes a batch into every column (one [`LeafData`](crate::levels::LeafData) per leaf
+    /// column, in schema order), as [`RowGroupWriter::write`] does for each; every column
+    /// must be open. With [`WriteOptions::threads`] above 1 and a batch of
+    /// [`MIN_PARALLEL_LEVELS`] levels or more, the columns are encoded and compressed on the
+    /// threads; the front column's pages go to the sink when the call returns (see the
+    /// module's "Threads"). The bytes are those of the same calls on one thread.
+    ///
+    /// ```
+    /// use parket::levels::LeafData;
+    /// use parket::schema::Schema;
+    /// use parket::values::Values;
+    /// use parket::write::{FileWriter, WriteOptions};
+    /// let schema = Schema::parse("message m { required int32 a; optional int64 b; }").unwrap();
+    /// let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    /// let mut rg = w.next_row_group().unwrap();
+    /// let leaves = [
+    ///     LeafData { values: Values::Int32(vec![1, 2]), def_levels: vec![], rep_levels: vec![] },
+    ///     LeafData { values: Values::Int64(vec![7]), def_levels: vec![1, 0], rep_levels: vec![] },
+    /// ];
+    /// rg.write_columns(&leaves).unwrap();
+    /// rg.finish().unwrap();
+    /// assert_eq!(w.finish().unwrap().num_rows, 2);
+    /// ```
+    pub fn write_columns(&mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
+        self.file.check_open()?;
+        if leaves.len() != self.columns.len() {
+            return Err(Error::invalid_argument(alloc::format!(
+                "{} leaf columns given for a schema of {}",
+                leaves.len(),
+                self.columns.len()
+            )));
+        }
+        for i in 0..self.columns.len() {
+            self.open(i)?;
+        }
+        let threads = threads_for(self.file.options.threads, leaf_levels(leaves));
+        if threads <= 1 {
+            for (i, leaf) in leaves.iter().enumerate() {
+                self.write(i, leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
+            }
+            return Ok(());
+        }
+        let rg_index = self.file.row_groups.len();
+        parallel::for_each(threads, &mut self.columns, |i, c| match c {
+            Some(c) => {
+                let leaf = &leaves[i];
+                c.write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)
+            }
+            None => Ok(()),
+        })
+        .map_err(|e| e.in_row_group(rg_index))?;
+        // The front column's pages wrote nothing during the call: they go now, as far as its
+        // dictionary allows (as they would have gone, page by page, on one thread).
+        let front = self.written.len();
+        let file = &mut *self.file;
+        if let Some(c) = self.columns.get_mut(front).and_then(Option::as_mut) {
+            c.write_settled(&mut file.out())
+                .map_err(|e| e.in_column(&c.descriptor().path_string()))
+                .map_err(|e| e.in_row_group(rg_index))?;
+        }
+        Ok(())
+    }
+
     /// Declares a column complete. Columns are written out in schema order: this one once
     /// every column before it is closed, and any closed columns after it then. Errors when a
     /// column to write out holds a different number of rows than those written out before
@@ -763,9 +882,8 @@ impl<W: Sink> RowGroupWriter<'_, W> {
             .unwrap_or(0);
         check_rows(self.columns.iter().flatten(), num_rows, rg_index)?;
         let mut written = core::mem::take(&mut self.written);
-        for c in self.columns.iter_mut().filter_map(Option::take) {
-            written.push(self.file.write_chunk(c, rg_index, None)?);
-        }
+        let columns: Vec<ColumnWriter> = self.columns.iter_mut().filter_map(Option::take).collect();
+        self.file.write_chunks(columns, rg_index, &mut written)?;
         self.file.end_row_group(self.start, num_rows, written)
     }
 }

@@ -16,6 +16,7 @@
 //! | column index truncation | 64 bytes | parquet-java's default: long strings do not bloat the index |
 //! | chunk statistics truncation | none | pyarrow does not truncate them |
 //! | bloom filter | off | costs space; turned on per column with an fpp (and optionally an ndv) |
+//! | threads | every core | the columns of a row group encode in parallel; the bytes do not depend on it |
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -170,6 +171,7 @@ pub struct WriteOptions {
     pub(crate) ieee_754_total_order: bool,
     pub(crate) key_value_metadata: Vec<KeyValue>,
     pub(crate) created_by: String,
+    pub(crate) threads: usize,
     #[cfg(feature = "encryption-write")]
     pub(crate) encryption: Option<super::encrypt::FileEncryptionProperties>,
 }
@@ -211,6 +213,7 @@ impl Default for WriteOptions {
             ieee_754_total_order: false,
             key_value_metadata: Vec::new(),
             created_by: alloc::format!("parket version {}", env!("CARGO_PKG_VERSION")),
+            threads: super::parallel::available(),
             #[cfg(feature = "encryption-write")]
             encryption: None,
         }
@@ -321,6 +324,26 @@ impl WriteOptions {
     pub fn created_by(mut self, s: &str) -> Self {
         self.created_by = s.into();
         self
+    }
+    /// Threads that encode and compress the columns of a row group (default: every core,
+    /// from `std::thread::available_parallelism`; 1 without the `std` feature). 1 keeps all
+    /// the work on the calling thread. The file's bytes are the same whatever the count: see
+    /// the [`write`](crate::write) module's "Threads" section for what runs where and the
+    /// memory it takes. 0 is taken as 1.
+    ///
+    /// ```
+    /// use parket::write::WriteOptions;
+    /// let single = WriteOptions::default().threads(1);
+    /// assert_eq!(single.thread_count(), 1);
+    /// assert!(WriteOptions::default().thread_count() >= 1);
+    /// ```
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = n.max(1);
+        self
+    }
+    /// The thread count set by [`WriteOptions::threads`].
+    pub fn thread_count(&self) -> usize {
+        self.threads
     }
     /// Encrypts the file (Parquet Modular Encryption; feature `encryption-write`): see
     /// [`FileEncryptionProperties`](crate::write::FileEncryptionProperties). Default: none.

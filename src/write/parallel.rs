@@ -1,0 +1,153 @@
+//! The columns of a row group encoded and compressed on several threads
+//! ([`WriteOptions::threads`](super::WriteOptions::threads)); the file's bytes do not depend on
+//! the thread count.
+//!
+//! Where the threads work. Each column chunk has its own [`ChunkEncoder`](super::chunk) (its
+//! dictionary, open page, statistics, page index entries, Bloom filter hashes), and nothing in
+//! one column's encoding depends on another's. So the unit of work is *one column's part of
+//! one call*:
+//!
+//! - a call that carries every column ([`FileWriter::write_columns`](super::FileWriter),
+//!   hence `write_records`, and [`RowGroupWriter::write_columns`](super::RowGroupWriter)):
+//!   each column's batch is cut into pages, encoded and compressed on whichever thread takes
+//!   that column next (threads take columns from a shared queue, so one large column does not
+//!   leave the others waiting behind it on the same thread);
+//! - the row-group cut: every chunk not yet written out is closed (its last page, its
+//!   dictionary page, its Bloom filter) on the threads, the same way.
+//!
+//! Each column sees exactly the batches, in exactly the order, that the single-thread path
+//! gives it, so its pages, statistics and indexes are the same bytes. The pages then go to the
+//! sink from the calling thread, chunk after chunk in schema order, as before: the sink is never
+//! shared, and needs no `Send`.
+//!
+//! Memory. The threads add no buffering of their own: a column encoded on a thread holds its
+//! pages exactly where the single-thread path holds them (a chunk not at the front of its row
+//! group keeps its closed pages until it is written out; see [`ColumnWriter`](super::ColumnWriter)).
+//! The one difference is the chunk at the *front* of its row group, whose pages the
+//! single-thread path writes out as each is closed: in a parallel call its pages of that call
+//! are held until the call returns, and are written out then. So a streaming writer that
+//! writes a row group in calls of `k` rows holds, beyond what it holds today, the front
+//! column's pages of `k` rows (at most the call's input, encoded), plus one open page and the
+//! page encoder's buffers per thread. The row group is never held whole unless the caller's
+//! calls are row groups.
+//!
+//! Work too small to pay for a thread start (about 20 µs) stays on the calling thread:
+//! [`MIN_PARALLEL_LEVELS`] levels per call at least. Without the `std` feature there are no
+//! threads, and every call takes the single-thread path.
+//!
+//! ```text
+//! call: write_columns([a, b, c, d])            threads = 2
+//!   thread 1: a ─────────── c ────
+//!   thread 2: b ── d ─────────
+//!   then, on the caller: pages of a (if a is the front column) to the sink
+//! row-group cut: close a, b, c, d on the threads; write a, b, c, d to the sink in order
+//! ```
+
+use crate::error::{Error, Result};
+
+/// Levels (over all columns) a call needs before it is spread over threads: below this, the
+/// cost of starting a thread is a visible part of the call.
+pub const MIN_PARALLEL_LEVELS: usize = 16 * 1024;
+
+/// Runs `f(i, item)` on every item of `items`, on up to `threads` threads (the caller's
+/// included), each thread taking the next item not yet taken. On errors, returns the one of
+/// the item with the lowest index; the items after a failing one may have run or not.
+/// With `threads <= 1`, or without the `std` feature, runs in order on the calling thread and
+/// stops at the first error.
+pub(crate) fn for_each<T: Send>(
+    threads: usize,
+    items: &mut [T],
+    f: impl Fn(usize, &mut T) -> Result<()> + Sync,
+) -> Result<()> {
+    #[cfg(feature = "std")]
+    if threads > 1 && items.len() > 1 {
+        return for_each_threaded(threads.min(items.len()), items, f);
+    }
+    let _ = threads;
+    items.iter_mut().enumerate().try_for_each(|(i, t)| f(i, t))
+}
+
+#[cfg(feature = "std")]
+fn for_each_threaded<T: Send>(
+    threads: usize,
+    items: &mut [T],
+    f: impl Fn(usize, &mut T) -> Result<()> + Sync,
+) -> Result<()> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Mutex, PoisonError};
+
+    let queue = Mutex::new(items.iter_mut().enumerate());
+    let errors: Mutex<alloc::vec::Vec<(usize, Error)>> = Mutex::new(alloc::vec::Vec::new());
+    let failed = AtomicBool::new(false);
+    let work = || loop {
+        if failed.load(Ordering::Relaxed) {
+            return;
+        }
+        // The lock is held only to take the next item (never while running `f`), so it is
+        // never poisoned; a panic in `f` reaches the caller through the scope.
+        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+        let Some((i, item)) = next else { return };
+        if let Err(e) = f(i, item) {
+            failed.store(true, Ordering::Relaxed);
+            errors
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push((i, e));
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads {
+            s.spawn(work);
+        }
+        work();
+    });
+    let errors = errors.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match errors.into_iter().min_by_key(|(i, _)| *i) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The thread count of [`WriteOptions::threads`](super::WriteOptions::threads)' default:
+/// every core the process may use (1 without the `std` feature or when unknown).
+pub(crate) fn available() -> usize {
+    #[cfg(feature = "std")]
+    {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+
+    #[test]
+    fn every_item_once_and_the_first_error() {
+        for threads in [1, 2, 3, 8] {
+            let mut items: Vec<u32> = (0..50).collect();
+            for_each(threads, &mut items, |i, x| {
+                *x += i as u32;
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(items, (0..50).map(|x| 2 * x).collect::<Vec<_>>());
+            let mut items: Vec<u32> = (0..50).collect();
+            let err = for_each(threads, &mut items, |i, _| {
+                if i == 7 || i == 30 {
+                    Err(Error::invalid_argument(alloc::format!("item {i}")))
+                } else {
+                    Ok(())
+                }
+            })
+            .unwrap_err();
+            // Item 7 always runs before item 30 is taken by a thread that sees no failure,
+            // or both fail: the lowest index wins either way.
+            assert!(err.to_string().contains("item 7"), "{err}");
+        }
+    }
+}
