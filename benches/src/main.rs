@@ -21,6 +21,7 @@
 //! MB (10^6 bytes) per second. So MB/s are comparable across read paths and with the writes.
 
 mod arrow_read;
+mod parallel_write;
 mod arrow_side;
 mod config;
 mod parket_side;
@@ -65,6 +66,8 @@ struct Args {
     arrow_decode: Option<PathBuf>,
     whole_process: Option<PathBuf>,
     arrow_read: bool,
+    /// `--parallel-write`: the thread count to compare with one (0: every core).
+    parallel_write: Option<usize>,
 }
 
 fn usage() -> ! {
@@ -81,7 +84,10 @@ fn usage() -> ! {
          \x20         with arrow-rs's low-level readers (`bench --arrow-decode FILE`)\n\
          --arrow-read\n\
          \x20         instead: parket::arrow::BatchReader against arrow-rs's\n\
-         \x20         ParquetRecordBatchReader, in one process, --runs interleaved rounds"
+         \x20         ParquetRecordBatchReader, in one process, --runs interleaved rounds\n\
+         --parallel-write [--threads N]\n\
+         \x20         instead: parket's writer with 1 thread against N (default every core),\n\
+         \x20         in one process, --runs interleaved rounds; the files must be identical"
     );
     std::process::exit(2)
 }
@@ -96,6 +102,7 @@ fn parse_args() -> Args {
         arrow_decode: None,
         whole_process: None,
         arrow_read: false,
+        parallel_write: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -108,6 +115,10 @@ fn parse_args() -> Args {
             "--arrow-decode" => args.arrow_decode = Some(value().into()),
             "--whole-process" => args.whole_process = Some(value().into()),
             "--arrow-read" => args.arrow_read = true,
+            "--parallel-write" => args.parallel_write = Some(args.parallel_write.unwrap_or(0)),
+            "--threads" => {
+                args.parallel_write = Some(value().parse().unwrap_or_else(|_| usage()))
+            }
             "--child" => {
                 let measurement = value();
                 args.child = Some((measurement, value().into()));
@@ -125,6 +136,26 @@ fn main() {
     let args = parse_args();
     if let Some((measurement, file)) = &args.child {
         child(measurement, file, args.runs);
+        return;
+    }
+    if let Some(threads) = args.parallel_write {
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        let done = matching_files(&args)
+            .and_then(|files| parallel_write::run(&files, args.runs, threads))
+            .and_then(|table| {
+                print!("{table}");
+                match &args.out {
+                    Some(out) => std::fs::write(out, &table).map_err(|e| e.to_string()),
+                    None => Ok(()),
+                }
+            });
+        if let Err(message) = done {
+            eprintln!("bench: {message}");
+            std::process::exit(1);
+        }
         return;
     }
     if args.arrow_read {

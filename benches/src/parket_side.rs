@@ -133,7 +133,8 @@ fn options(config: &WriteConfig) -> Result<WriteOptions, SideError> {
         })
         .statistics(true)
         .page_index(false)
-        .page_crc(false);
+        .page_crc(false)
+        .threads(1);
     for column in &config.columns {
         let c = codec(column.codec)?;
         let path = column.path.join(".");
@@ -160,6 +161,25 @@ pub fn write(input: &WriteInput, config: &WriteConfig) -> Result<Vec<u8>, SideEr
             rg.write(i, leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
             rg.close_column(i)?;
         }
+        rg.finish()?;
+    }
+    writer.finish()?;
+    Ok(writer.into_inner())
+}
+
+/// Writes `input` as [`write`] does, but each source row group in one
+/// `RowGroupWriter::write_columns` call, with `threads` threads (`bench --parallel-write`).
+/// The bytes are [`write`]'s whatever `threads` is.
+pub fn write_columns(
+    input: &WriteInput,
+    config: &WriteConfig,
+    threads: usize,
+) -> Result<Vec<u8>, SideError> {
+    let options = options(config)?.threads(threads);
+    let mut writer = FileWriter::new(Vec::new(), input.schema.clone(), options)?;
+    for leaves in &input.row_groups {
+        let mut rg = writer.next_row_group()?;
+        rg.write_columns(leaves)?;
         rg.finish()?;
     }
     writer.finish()?;

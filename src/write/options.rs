@@ -172,6 +172,7 @@ pub struct WriteOptions {
     pub(crate) key_value_metadata: Vec<KeyValue>,
     pub(crate) created_by: String,
     pub(crate) threads: usize,
+    pub(crate) parallel_min_levels: usize,
     #[cfg(feature = "encryption-write")]
     pub(crate) encryption: Option<super::encrypt::FileEncryptionProperties>,
 }
@@ -214,6 +215,7 @@ impl Default for WriteOptions {
             key_value_metadata: Vec::new(),
             created_by: alloc::format!("parket version {}", env!("CARGO_PKG_VERSION")),
             threads: super::parallel::available(),
+            parallel_min_levels: super::parallel::MIN_PARALLEL_LEVELS,
             #[cfg(feature = "encryption-write")]
             encryption: None,
         }
@@ -339,6 +341,14 @@ impl WriteOptions {
     /// ```
     pub fn threads(mut self, n: usize) -> Self {
         self.threads = n.max(1);
+        self
+    }
+    /// The levels a call needs before its columns go to threads (default
+    /// [`MIN_PARALLEL_LEVELS`](crate::write::MIN_PARALLEL_LEVELS)). For tests, which set 0 to
+    /// take the threaded path with small data; the bytes do not depend on it.
+    #[doc(hidden)]
+    pub fn parallel_min_levels(mut self, levels: usize) -> Self {
+        self.parallel_min_levels = levels;
         self
     }
     /// The thread count set by [`WriteOptions::threads`].

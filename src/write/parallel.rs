@@ -20,16 +20,8 @@
 //! sink from the calling thread, chunk after chunk in schema order, as before: the sink is never
 //! shared, and needs no `Send`.
 //!
-//! Memory. The threads add no buffering of their own: a column encoded on a thread holds its
-//! pages exactly where the single-thread path holds them (a chunk not at the front of its row
-//! group keeps its closed pages until it is written out; see [`ColumnWriter`](super::ColumnWriter)).
-//! The one difference is the chunk at the *front* of its row group, whose pages the
-//! single-thread path writes out as each is closed: in a parallel call its pages of that call
-//! are held until the call returns, and are written out then. So a streaming writer that
-//! writes a row group in calls of `k` rows holds, beyond what it holds today, the front
-//! column's pages of `k` rows (at most the call's input, encoded), plus one open page and the
-//! page encoder's buffers per thread. The row group is never held whole unless the caller's
-//! calls are row groups.
+//! Memory: see the [module doc](super)'s "Threads"; in short, the threads hold nothing of
+//! their own, and the front chunk holds its pages of one call.
 //!
 //! Work too small to pay for a thread start (about 20 µs) stays on the calling thread:
 //! [`MIN_PARALLEL_LEVELS`] levels per call at least. Without the `std` feature there are no

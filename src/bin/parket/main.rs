@@ -39,11 +39,13 @@ commands:
         [--codec NAME[:LEVEL]] [--page-version 1|2] [--dictionary on|off]
         [--encoding PATH=ENCODING]... [--bloom-filter PATH]... [--row-group-rows N]
         [--page-rows N] [--page-size BYTES] [--statistics on|off] [--page-index on|off]
-        [--crc on|off] [--ieee-754-total-order on|off]
+        [--crc on|off] [--ieee-754-total-order on|off] [--threads N]
         [--encrypt-footer-key KEY [--encrypt-column PATH=KEY]... [--footer-key-id ID]
          [--column-key-id PATH=ID]... [--encryption-algorithm aes_gcm_v1|aes_gcm_ctr_v1]
          [--plaintext-footer] [--aad-prefix TEXT] [--store-aad-prefix on|off]]
                               write JSON Lines (one record per line) as Parquet
+                              (--threads: threads encoding the columns, default every
+                              core; the file's bytes do not depend on it)
   pages [--column PATH] [--json] FILE
                               one line per page: offset, type, encodings, sizes, values,
                               nulls, rows, level bytes, CRC, first and last value
