@@ -83,13 +83,16 @@ fn record(rng: &mut Rng, i: u64) -> Value {
     let mut i96 = [0u8; 12];
     i96[..8].copy_from_slice(&rng.below(1000).to_le_bytes());
     let i96 = opt(rng, Value::Int96(i96));
-    let f = opt(rng, Value::Float(double(rng) as f32));
+    let f = Value::Float(double(rng) as f32);
+    let f = opt(rng, f);
     let d = Value::Double(double(rng));
     let s = format!("cat-{}", rng.below(40));
-    let s = opt(rng, Value::Bytes(if rng.chance(1) { Vec::new() } else { s.into_bytes() }));
+    let s = Value::Bytes(if rng.chance(1) { Vec::new() } else { s.into_bytes() });
+    let s = opt(rng, s);
     let u = format!("{:x}-{}", rng.next(), i);
     let u = opt(rng, Value::Bytes(u.into_bytes()));
-    let fx = opt(rng, Value::Bytes(rng.next().to_le_bytes().repeat(2)));
+    let fx = Value::Bytes(rng.next().to_le_bytes().repeat(2));
+    let fx = opt(rng, fx);
     let tags = match rng.below(4) {
         0 => Value::Null,
         1 => Value::List(Vec::new()),
@@ -328,7 +331,11 @@ fn errors_name_the_column() {
                 rep_levels: vec![],
             },
             parket::levels::LeafData {
-                values: parket::values::Values::Int64(vec![2; if bad { n - 1 } else { n }]),
+                values: if bad {
+                    parket::values::Values::Int32(vec![2; n])
+                } else {
+                    parket::values::Values::Int64(vec![2; n])
+                },
                 def_levels: vec![],
                 rep_levels: vec![],
             },
@@ -342,12 +349,12 @@ fn errors_name_the_column() {
         let mut rg = w.next_row_group().unwrap();
         rg.write_columns(&leaves(100, false)).unwrap();
         let err = rg.write_columns(&leaves(100, true)).unwrap_err().to_string();
-        assert!(err.contains("column b"), "{threads}: {err}");
+        assert!(err.contains("column b") && err.contains("INT32"), "{threads}: {err}");
         let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
         let err = w
             .write_columns(&leaves(100, true))
             .unwrap_err()
             .to_string();
-        assert!(err.contains("column b"), "{threads}: {err}");
+        assert!(err.contains("column b") && err.contains("INT32"), "{threads}: {err}");
     }
 }
