@@ -185,12 +185,19 @@ fn rewrites_on_two_threads_are_the_one_thread_bytes() {
             continue; // a codec left out of this build; the test above reports real failures
         }
         let r2 = parket(&["rewrite", "--threads", "2", p, two.to_str().unwrap()]);
-        assert!(r2.status.success(), "{name}: {}", String::from_utf8_lossy(&r2.stderr));
+        assert!(
+            r2.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&r2.stderr)
+        );
         if std::fs::read(&one).unwrap() != std::fs::read(&two).unwrap() {
             failures.push(name);
         }
         compared += 1;
     }
-    assert!(failures.is_empty(), "the 2-thread rewrite differs: {failures:?}");
+    assert!(
+        failures.is_empty(),
+        "the 2-thread rewrite differs: {failures:?}"
+    );
     assert!(compared >= 60, "only {compared} files compared");
 }

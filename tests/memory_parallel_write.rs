@@ -105,6 +105,9 @@ fn parallel_write_memory_is_bounded() {
     );
     assert_eq!(bytes1, bytes2);
     assert!(single <= column + 4 * MB, "{single}");
-    assert!(parallel <= single + BATCH * 8 + MB, "{parallel} against {single}");
+    assert!(
+        parallel <= single + BATCH * 8 + MB,
+        "{parallel} against {single}"
+    );
     assert!(parallel <= column + 4 * MB, "{parallel}");
 }

@@ -87,7 +87,11 @@ fn record(rng: &mut Rng, i: u64) -> Value {
     let f = opt(rng, f);
     let d = Value::Double(double(rng));
     let s = format!("cat-{}", rng.below(40));
-    let s = Value::Bytes(if rng.chance(1) { Vec::new() } else { s.into_bytes() });
+    let s = Value::Bytes(if rng.chance(1) {
+        Vec::new()
+    } else {
+        s.into_bytes()
+    });
     let s = opt(rng, s);
     let u = format!("{:x}-{}", rng.next(), i);
     let u = opt(rng, Value::Bytes(u.into_bytes()));
@@ -114,10 +118,7 @@ fn record(rng: &mut Rng, i: u64) -> Value {
             (0..rng.below(4))
                 .map(|_| {
                     let y = Value::Double(double(rng));
-                    Value::Group(vec![
-                        Value::Int32(rng.below(1 << 20) as i32),
-                        opt(rng, y),
-                    ])
+                    Value::Group(vec![Value::Int32(rng.below(1 << 20) as i32), opt(rng, y)])
                 })
                 .collect(),
         ),
@@ -348,13 +349,19 @@ fn errors_name_the_column() {
         let mut w = FileWriter::new(Vec::new(), schema.clone(), options.clone()).unwrap();
         let mut rg = w.next_row_group().unwrap();
         rg.write_columns(&leaves(100, false)).unwrap();
-        let err = rg.write_columns(&leaves(100, true)).unwrap_err().to_string();
-        assert!(err.contains("column b") && err.contains("INT32"), "{threads}: {err}");
-        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
-        let err = w
+        let err = rg
             .write_columns(&leaves(100, true))
             .unwrap_err()
             .to_string();
-        assert!(err.contains("column b") && err.contains("INT32"), "{threads}: {err}");
+        assert!(
+            err.contains("column b") && err.contains("INT32"),
+            "{threads}: {err}"
+        );
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        let err = w.write_columns(&leaves(100, true)).unwrap_err().to_string();
+        assert!(
+            err.contains("column b") && err.contains("INT32"),
+            "{threads}: {err}"
+        );
     }
 }

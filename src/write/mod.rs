@@ -673,7 +673,12 @@ fn threads_for(options: &WriteOptions, levels: usize) -> usize {
 fn leaf_levels(leaves: &[crate::levels::LeafData]) -> usize {
     leaves
         .iter()
-        .map(|l| l.def_levels.len().max(l.rep_levels.len()).max(l.values.len()))
+        .map(|l| {
+            l.def_levels
+                .len()
+                .max(l.rep_levels.len())
+                .max(l.values.len())
+        })
         .sum()
 }
 
