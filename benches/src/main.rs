@@ -21,9 +21,9 @@
 //! MB (10^6 bytes) per second. So MB/s are comparable across read paths and with the writes.
 
 mod arrow_read;
-mod parallel_write;
 mod arrow_side;
 mod config;
+mod parallel_write;
 mod parket_side;
 mod whole_process;
 
@@ -116,9 +116,7 @@ fn parse_args() -> Args {
             "--whole-process" => args.whole_process = Some(value().into()),
             "--arrow-read" => args.arrow_read = true,
             "--parallel-write" => args.parallel_write = Some(args.parallel_write.unwrap_or(0)),
-            "--threads" => {
-                args.parallel_write = Some(value().parse().unwrap_or_else(|_| usage()))
-            }
+            "--threads" => args.parallel_write = Some(value().parse().unwrap_or_else(|_| usage())),
             "--child" => {
                 let measurement = value();
                 args.child = Some((measurement, value().into()));

@@ -44,16 +44,27 @@ pub fn run(files: &[PathBuf], rounds: usize, threads: usize) -> Result<String, S
         };
         let one = write(1)?;
         if write(threads)? != one {
-            return Err(format!("{name}: the {threads}-thread file differs from the 1-thread file"));
+            return Err(format!(
+                "{name}: the {threads}-thread file differs from the 1-thread file"
+            ));
         }
         let (mut single, mut many) = (Vec::new(), Vec::new());
         for round in 0..rounds {
-            for n in if round % 2 == 0 { [1, threads] } else { [threads, 1] } {
+            let order = if round % 2 == 0 {
+                [1, threads]
+            } else {
+                [threads, 1]
+            };
+            for n in order {
                 let start = Instant::now();
                 let written = write(n)?;
                 let t = start.elapsed();
                 drop(std::hint::black_box(written));
-                if n == 1 { single.push(t) } else { many.push(t) }
+                if n == 1 {
+                    single.push(t)
+                } else {
+                    many.push(t)
+                }
             }
         }
         let (s, m) = (median(&mut single), median(&mut many));
