@@ -141,35 +141,13 @@ fn main() {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
             n => n,
         };
-        let done = matching_files(&args)
-            .and_then(|files| parallel_write::run(&files, args.runs, threads))
-            .and_then(|table| {
-                print!("{table}");
-                match &args.out {
-                    Some(out) => std::fs::write(out, &table).map_err(|e| e.to_string()),
-                    None => Ok(()),
-                }
-            });
-        if let Err(message) = done {
-            eprintln!("bench: {message}");
-            std::process::exit(1);
-        }
+        report(&args, |files| {
+            parallel_write::run(files, args.runs, threads)
+        });
         return;
     }
     if args.arrow_read {
-        let done = matching_files(&args)
-            .and_then(|files| arrow_read::run(&files, args.runs))
-            .and_then(|table| {
-                print!("{table}");
-                match &args.out {
-                    Some(out) => std::fs::write(out, &table).map_err(|e| e.to_string()),
-                    None => Ok(()),
-                }
-            });
-        if let Err(message) = done {
-            eprintln!("bench: {message}");
-            std::process::exit(1);
-        }
+        report(&args, |files| arrow_read::run(files, args.runs));
         return;
     }
     let done = match (&args.arrow_decode, &args.whole_process) {
@@ -185,6 +163,24 @@ fn main() {
             }),
         (None, None) => parent(&args),
     };
+    if let Err(message) = done {
+        eprintln!("bench: {message}");
+        std::process::exit(1);
+    }
+}
+
+/// Runs a one-process comparison over the matching files; prints its table (and writes it to
+/// `--out`), or the error, exiting 1.
+fn report(args: &Args, run: impl FnOnce(&[PathBuf]) -> Result<String, String>) {
+    let done = matching_files(args)
+        .and_then(|files| run(&files))
+        .and_then(|table| {
+            print!("{table}");
+            match &args.out {
+                Some(out) => std::fs::write(out, &table).map_err(|e| e.to_string()),
+                None => Ok(()),
+            }
+        });
     if let Err(message) = done {
         eprintln!("bench: {message}");
         std::process::exit(1);
