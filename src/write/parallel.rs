@@ -35,7 +35,7 @@
 //! row-group cut: close a, b, c, d on the threads; write a, b, c, d to the sink in order
 //! ```
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// Levels (over all columns) a call needs before it is spread over threads: below this, the
 /// cost of starting a thread is a visible part of the call.
@@ -69,7 +69,8 @@ fn for_each_threaded<T: Send>(
     use std::sync::{Mutex, PoisonError};
 
     let queue = Mutex::new(items.iter_mut().enumerate());
-    let errors: Mutex<alloc::vec::Vec<(usize, Error)>> = Mutex::new(alloc::vec::Vec::new());
+    let errors: Mutex<alloc::vec::Vec<(usize, crate::error::Error)>> =
+        Mutex::new(alloc::vec::Vec::new());
     let failed = AtomicBool::new(false);
     let work = || loop {
         if failed.load(Ordering::Relaxed) {
@@ -116,6 +117,7 @@ pub(crate) fn available() -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use alloc::vec::Vec;
 
     #[test]
