@@ -24,6 +24,7 @@ mod arrow_read;
 mod arrow_side;
 mod config;
 mod parallel_write;
+mod duckdb;
 mod parket_side;
 mod whole_process;
 
@@ -68,6 +69,8 @@ struct Args {
     arrow_read: bool,
     /// `--parallel-write`: the thread count to compare with one (0: every core).
     parallel_write: Option<usize>,
+    duckdb: bool,
+    parket: Option<PathBuf>,
 }
 
 fn usage() -> ! {
@@ -87,7 +90,11 @@ fn usage() -> ! {
          \x20         ParquetRecordBatchReader, in one process, --runs interleaved rounds\n\
          --parallel-write [--threads N]\n\
          \x20         instead: parket's writer with 1 thread against N (default every core),\n\
-         \x20         in one process, --runs interleaved rounds; the files must be identical"
+         \x20         in one process, --runs interleaved rounds; the files must be identical\n\
+         --duckdb [--parket PARKET_BIN]\n\
+         \x20         instead: DuckDB's full-decode query (1 thread and all threads, and its\n\
+         \x20         scan operator's time) beside arrow-rs and parket, and with --parket\n\
+         \x20         `PARKET_BIN check FILE` as a whole process (benches/src/duckdb.rs)"
     );
     std::process::exit(2)
 }
@@ -103,6 +110,8 @@ fn parse_args() -> Args {
         whole_process: None,
         arrow_read: false,
         parallel_write: None,
+        duckdb: false,
+        parket: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -117,6 +126,8 @@ fn parse_args() -> Args {
             "--arrow-read" => args.arrow_read = true,
             "--parallel-write" => args.parallel_write = Some(args.parallel_write.unwrap_or(0)),
             "--threads" => args.parallel_write = Some(value().parse().unwrap_or_else(|_| usage())),
+            "--duckdb" => args.duckdb = true,
+            "--parket" => args.parket = Some(value().into()),
             "--child" => {
                 let measurement = value();
                 args.child = Some((measurement, value().into()));
@@ -144,6 +155,10 @@ fn main() {
         report(&args, |files| {
             parallel_write::run(files, args.runs, threads)
         });
+        return;
+    }
+    if args.duckdb {
+        report(&args, |files| duckdb::run(files, args.runs, args.parket.as_deref()));
         return;
     }
     if args.arrow_read {
@@ -395,7 +410,7 @@ fn status_kib(field: &str) -> Option<u64> {
 
 /// A child's result line, parsed.
 #[derive(Default, Clone)]
-struct Measured {
+pub(crate) struct Measured {
     status: String,
     message: String,
     median: Option<Duration>,
@@ -408,7 +423,7 @@ struct Measured {
     same_data: Option<String>,
 }
 
-fn run_child(exe: &Path, measurement: &str, file: &Path, runs: usize) -> Measured {
+pub(crate) fn run_child(exe: &Path, measurement: &str, file: &Path, runs: usize) -> Measured {
     let output = Command::new(exe)
         .arg("--child")
         .arg(measurement)

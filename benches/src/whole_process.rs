@@ -47,7 +47,7 @@ impl Timed {
 }
 
 /// Runs `program args` once; its wall time, and its peak RSS when `/usr/bin/time` exists.
-fn run_once(program: &Path, args: &[&Path]) -> Result<(Duration, Option<u64>), String> {
+pub(crate) fn run_once(program: &Path, args: &[&Path]) -> Result<(Duration, Option<u64>), String> {
     let gnu_time = Path::new("/usr/bin/time");
     let mut command = if gnu_time.exists() {
         let mut c = Command::new(gnu_time);
