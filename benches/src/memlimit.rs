@@ -214,7 +214,8 @@ fn main() {
             "memcpy of the PLAIN pages",
             Box::new(move || {
                 let reader = ok(FileReader::from_bytes(&file[..]));
-                let mut chunk = ok(reader.column_chunk_with(0, 0, buffers.take().unwrap_or_default()));
+                let mut chunk =
+                    ok(reader.column_chunk_with(0, 0, buffers.take().unwrap_or_default()));
                 let mut count = 0;
                 while let Some(batch) = ok(chunk.next_batch(8192)) {
                     count += black_box(batch.values()).len();
@@ -376,9 +377,7 @@ fn main() {
             ("(bound)".to_string(), "(bound)".to_string())
         } else {
             let r = |b: Duration, t: Duration| format!("{:.2}", b.as_secs_f64() / t.as_secs_f64());
-            stats_of(bound).map_or(("?".into(), "?".into()), |b| {
-                (r(b.0, median), r(b.1, min))
-            })
+            stats_of(bound).map_or(("?".into(), "?".into()), |b| (r(b.0, median), r(b.1, min)))
         };
         println!(
             "| {name} | {:.3} | {:.2}-{:.2} | {:.1} | {ratio} | {ratio_min} |",
