@@ -259,8 +259,9 @@ pub fn decompress(
 
 /// Decompression with state kept from call to call, for a reader that decompresses page
 /// after page: a ZSTD decompression context is made once (making one costs about as much as
-/// decoding a small page). Results and errors are those of [`decompress`]. Without the `zstd`
-/// feature it holds nothing.
+/// decoding a small page), libzstd's or, with `zstd-pure` alone, ruzstd's (its window buffer
+/// and entropy tables are allocated on its first frame and reset for the next). Results and
+/// errors are those of [`decompress`]. Without a ZSTD feature it holds nothing.
 ///
 /// ```
 /// use parket::compression::Decompressor;
@@ -274,6 +275,8 @@ pub fn decompress(
 #[derive(Default)]
 pub struct Decompressor {
     #[cfg(feature = "zstd")]
+    zstd: Option<zstd::DContext>,
+    #[cfg(all(feature = "zstd-pure", not(feature = "zstd")))]
     zstd: Option<zstd::DContext>,
 }
 
@@ -325,6 +328,44 @@ impl Decompressor {
         }
     }
 
+    /// Decompresses one page body into the first `uncompressed_size` bytes of `buf`, for a
+    /// reader that decompresses page after page into one buffer and decodes from there.
+    ///
+    /// The same bytes and errors as [`Decompressor::decompress`] into an empty `buf`, but
+    /// `buf` is not cleared first: SNAPPY, and ZSTD frames that declare their content size
+    /// (libzstd), decode over the bytes an earlier page left, so that only the part of `buf`
+    /// never used before is zeroed, instead of the whole page before every page. On success
+    /// `buf` holds at least `uncompressed_size` bytes, the page first (bytes past it are
+    /// stale); after an error its contents are unspecified.
+    pub(crate) fn decompress_over(
+        &mut self,
+        codec: CompressionCodec,
+        input: &[u8],
+        uncompressed_size: usize,
+        buf: &mut Vec<u8>,
+    ) -> Result<()> {
+        match codec {
+            #[cfg(feature = "snappy")]
+            CompressionCodec::Snappy => {
+                // The sizes are checked before anything is allocated.
+                snappy::check_sizes(input, uncompressed_size)?;
+                let page = grown(buf, uncompressed_size)?;
+                return snappy::decompress_to(input, page);
+            }
+            #[cfg(feature = "zstd")]
+            CompressionCodec::Zstd if zstd::one_shot(input, uncompressed_size) => {
+                let page = grown(buf, uncompressed_size)?;
+                if zstd::decompress_to(&mut self.zstd, input, page) {
+                    return Ok(());
+                }
+                // Anything else takes the bounded path, which gives the precise error.
+            }
+            _ => {}
+        }
+        buf.clear();
+        self.decompress(codec, input, uncompressed_size, buf)
+    }
+
     #[allow(unused_variables)]
     fn decompress_inner(
         &mut self,
@@ -370,7 +411,9 @@ impl Decompressor {
                 zstd::decompress_reusing(&mut self.zstd, input, uncompressed_size, out)
             }
             #[cfg(all(feature = "zstd-pure", not(feature = "zstd")))]
-            CompressionCodec::Zstd => zstd::decompress(input, uncompressed_size, out),
+            CompressionCodec::Zstd => {
+                zstd::decompress_reusing(&mut self.zstd, input, uncompressed_size, out)
+            }
             #[cfg(not(any(feature = "zstd", feature = "zstd-pure")))]
             CompressionCodec::Zstd => Err(Error::feature_disabled("ZSTD", "zstd")),
             #[cfg(feature = "lz4")]
@@ -379,6 +422,18 @@ impl Decompressor {
             CompressionCodec::Lz4Raw => Err(Error::feature_disabled("LZ4_RAW", "lz4")),
         }
     }
+}
+
+/// The first `size` bytes of `buf`, grown (fallibly, zeroing only the new bytes) when it is
+/// shorter.
+#[allow(dead_code)]
+fn grown(buf: &mut Vec<u8>, size: usize) -> Result<&mut [u8]> {
+    if buf.len() < size {
+        buf.try_reserve_exact(size - buf.len())
+            .map_err(|_| Error::out_of_memory("the decompressed page", size as u64))?;
+        buf.resize(size, 0);
+    }
+    Ok(&mut buf[..size])
 }
 
 /// Compresses one page body with `codec`, appending the result to `out`.

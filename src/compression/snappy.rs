@@ -19,6 +19,28 @@ use crate::error::{Error, Result};
 /// the declared size; allocation is that size, which a Snappy stream of `input.len()` bytes
 /// can reach only if it is below 22 times the input (a 3-byte copy makes at most 64 bytes).
 pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u8>) -> Result<()> {
+    check_sizes(input, uncompressed_size)?;
+    let start = out.len();
+    out.resize(start + uncompressed_size, 0);
+    decompress_to(input, &mut out[start..])
+}
+
+/// Decodes into all of `out` (the declared size): checks the stream's length header against
+/// it, then decodes over whatever `out` held.
+pub(super) fn decompress_to(input: &[u8], out: &mut [u8]) -> Result<()> {
+    let uncompressed_size = out.len();
+    check_sizes(input, uncompressed_size)?;
+    let n = snap::raw::Decoder::new()
+        .decompress(input, out)
+        .map_err(|_| Error::out_of_spec("SNAPPY stream does not decode"))?;
+    if n != uncompressed_size {
+        return Err(super::too_small(n, uncompressed_size));
+    }
+    Ok(())
+}
+
+/// The stream's length header agrees with the declared size, and the input can produce it.
+pub(super) fn check_sizes(input: &[u8], uncompressed_size: usize) -> Result<()> {
     let declared = snap::raw::decompress_len(input)
         .map_err(|_| Error::out_of_spec("SNAPPY stream length header does not decode"))?;
     if declared != uncompressed_size {
@@ -28,16 +50,7 @@ pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u
             super::too_small(declared, uncompressed_size)
         });
     }
-    super::check_ratio(input.len(), uncompressed_size, 22)?;
-    let start = out.len();
-    out.resize(start + uncompressed_size, 0);
-    let n = snap::raw::Decoder::new()
-        .decompress(input, &mut out[start..])
-        .map_err(|_| Error::out_of_spec("SNAPPY stream does not decode"))?;
-    if n != uncompressed_size {
-        return Err(super::too_small(n, uncompressed_size));
-    }
-    Ok(())
+    super::check_ratio(input.len(), uncompressed_size, 22)
 }
 
 /// Appends the Snappy stream of `input`.

@@ -559,6 +559,43 @@ fn zstd_reference_vectors() {
     assert_eq!(out, b"hello hello hellohello hello hello");
 }
 
+/// One `Decompressor` (libzstd's context, or ruzstd's frame decoder with `zstd-pure` alone)
+/// kept across frames of different sizes and windows, a damaged frame and wrong declared sizes
+/// among them, gives what fresh calls give: nothing of one frame reaches the next.
+#[cfg(any(feature = "zstd", feature = "zstd-pure"))]
+#[test]
+fn zstd_reused_decompressor_matches_fresh_calls() {
+    let text_frame = unhex(vectors::ZSTD_TEXT);
+    let doc = unhex("28b52ffd20116500003068656c6c6f200100314a11");
+    let mut damaged = text_frame.clone();
+    let mid = damaged.len() / 2;
+    damaged[mid] ^= 0x5A;
+    let pages: [(&[u8], usize); 7] = [
+        (&text_frame, 1500),
+        (&doc, 17),
+        (&damaged, 1500),
+        (&text_frame, 1499),
+        (&doc, 17),
+        (&text_frame, 1500),
+        (&doc[..doc.len() - 1], 17),
+    ];
+    let mut reused = Decompressor::default();
+    for round in 0..2 {
+        for (i, (frame, size)) in pages.iter().enumerate() {
+            let (mut a, mut b) = (vec![9], vec![9]);
+            let fresh = decompress(CompressionCodec::Zstd, frame, *size, &mut a);
+            let kept = reused.decompress(CompressionCodec::Zstd, frame, *size, &mut b);
+            assert_eq!(fresh.is_ok(), kept.is_ok(), "round {round}, page {i}");
+            assert!(a == b, "round {round}, page {i}");
+        }
+    }
+    let mut out = Vec::new();
+    reused
+        .decompress(CompressionCodec::Zstd, &text_frame, 1500, &mut out)
+        .unwrap();
+    assert!(out == text(1500, 7));
+}
+
 #[cfg(feature = "brotli")]
 #[test]
 fn brotli_reference_vectors() {
@@ -889,5 +926,46 @@ mod fixtures {
     fn zstd_fixtures() {
         decompress_all("byte_stream_split.zstd.parquet", CompressionCodec::Zstd);
         decompress_all("page_v2_empty_compressed.parquet", CompressionCodec::Zstd);
+    }
+}
+
+/// `Decompressor::decompress_over` (the page decoder's path: decompressing over the bytes of
+/// the page before) gives the page `decompress` gives, whatever `buf` held before (longer,
+/// shorter, empty), and fails where it fails: damaged streams and wrong declared sizes.
+#[test]
+fn decompress_over_matches_decompress() {
+    let pages = [text(3000, 1), text(17, 2), text(5000, 3), Vec::new()];
+    let mut d = Decompressor::default();
+    let mut buf = Vec::new();
+    for codec in enabled_codecs() {
+        for page in &pages {
+            let mut c = Vec::new();
+            compress(codec, page, &mut c).unwrap();
+            let spec = codec.to_spec();
+            let mut damaged = c.clone();
+            if let Some(b) = damaged.get_mut(c.len() / 2) {
+                *b ^= 0x5A;
+            }
+            let sizes = [page.len(), page.len() + 1, page.len().saturating_sub(1)];
+            for (input, size) in [
+                (&c, sizes[0]),
+                (&c, sizes[1]),
+                (&c, sizes[2]),
+                (&damaged, sizes[0]),
+            ] {
+                let mut fresh = Vec::new();
+                let want = decompress(spec, input, size, &mut fresh);
+                let got = d.decompress_over(spec, input, size, &mut buf);
+                assert_eq!(want.is_ok(), got.is_ok(), "{codec}, size {size}");
+                if got.is_ok() {
+                    assert!(buf.len() >= size, "{codec}");
+                    assert!(buf[..size] == fresh[..], "{codec}, size {size}");
+                }
+            }
+            // A stale longer buffer is decompressed over, not appended to.
+            buf.resize(buf.len().max(page.len()) + 100, 0xEE);
+            d.decompress_over(spec, &c, page.len(), &mut buf).unwrap();
+            assert!(buf[..page.len()] == page[..], "{codec}");
+        }
     }
 }

@@ -37,29 +37,44 @@ pub(super) fn decompress_reusing(
     uncompressed_size: usize,
     out: &mut Vec<u8>,
 ) -> Result<()> {
-    let frame_size = zstd::zstd_safe::get_frame_content_size(input)
-        .ok()
-        .flatten();
-    let plausible = uncompressed_size <= input.len().saturating_mul(ONE_SHOT_RATIO) + 65536;
-    if frame_size == Some(uncompressed_size as u64) && plausible {
-        let dctx = match context {
-            Some(d) => Some(d),
-            None => zstd::bulk::Decompressor::new()
-                .ok()
-                .map(|d| context.insert(d)),
-        };
-        if let Some(dctx) = dctx {
-            let start = out.len();
-            out.resize(start + uncompressed_size, 0);
-            match dctx.decompress_to_buffer(input, &mut out[start..]) {
-                Ok(n) if n == uncompressed_size => return Ok(()),
-                _ => out.truncate(start),
-            }
+    if one_shot(input, uncompressed_size) {
+        let start = out.len();
+        out.resize(start + uncompressed_size, 0);
+        if decompress_to(context, input, &mut out[start..]) {
+            return Ok(());
         }
+        out.truncate(start);
     }
     let r = zstd::stream::read::Decoder::with_buffer(input)
         .map_err(|_| Error::out_of_spec("ZSTD stream does not decode"))?;
     super::read_bounded(r, uncompressed_size, out, "ZSTD stream does not decode")
+}
+
+/// Whether a page decodes in one call into a buffer of its declared size: its frame declares
+/// that content size, and the size is plausible for the input (see [`ONE_SHOT_RATIO`]).
+#[cfg(feature = "zstd")]
+pub(super) fn one_shot(input: &[u8], uncompressed_size: usize) -> bool {
+    let frame_size = zstd::zstd_safe::get_frame_content_size(input)
+        .ok()
+        .flatten();
+    frame_size == Some(uncompressed_size as u64)
+        && uncompressed_size <= input.len().saturating_mul(ONE_SHOT_RATIO) + 65536
+}
+
+/// Decodes a [`one_shot`] page into all of `out`, over whatever it held, with the context of
+/// `context` (made on first use); false when that fails (the caller then takes the bounded
+/// path, which gives the precise error).
+#[cfg(feature = "zstd")]
+pub(super) fn decompress_to(context: &mut Option<DContext>, input: &[u8], out: &mut [u8]) -> bool {
+    let dctx = match context {
+        Some(d) => d,
+        None => match zstd::bulk::Decompressor::new() {
+            Ok(d) => context.insert(d),
+            Err(_) => return false,
+        },
+    };
+    let size = out.len();
+    matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size)
 }
 
 /// A decompression context, kept across pages by
@@ -68,12 +83,26 @@ pub(super) fn decompress_reusing(
 pub(super) type DContext = zstd::bulk::Decompressor<'static>;
 
 /// Appends exactly `uncompressed_size` bytes (ruzstd). Allocates the declared size up front.
+///
+/// The frame decoder is kept in `context`: ruzstd allocates its window buffer and tables on
+/// the first frame and resets them for the next (`FrameDecoder::reset`), so a reader reusing
+/// it allocates them once per column instead of once per page. After an error it is dropped,
+/// so that no state of a bad frame reaches the next page.
 #[cfg(all(feature = "zstd-pure", not(feature = "zstd")))]
-pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u8>) -> Result<()> {
+pub(super) fn decompress_reusing(
+    context: &mut Option<DContext>,
+    input: &[u8],
+    uncompressed_size: usize,
+    out: &mut Vec<u8>,
+) -> Result<()> {
     use ruzstd::decoding::errors::FrameDecoderError;
     let start = out.len();
     out.resize(start + uncompressed_size, 0);
-    let r = ruzstd::decoding::FrameDecoder::new().decode_all(input, &mut out[start..]);
+    let decoder = context.get_or_insert_with(ruzstd::decoding::FrameDecoder::new);
+    let r = decoder.decode_all(input, &mut out[start..]);
+    if r.is_err() {
+        *context = None;
+    }
     match r {
         Ok(n) if n == uncompressed_size => Ok(()),
         Ok(n) => Err(super::too_small(n, uncompressed_size)),
@@ -81,6 +110,10 @@ pub(super) fn decompress(input: &[u8], uncompressed_size: usize, out: &mut Vec<u
         Err(_) => Err(Error::out_of_spec("ZSTD stream does not decode")),
     }
 }
+
+/// A ruzstd frame decoder, kept across pages by [`Decompressor`](super::Decompressor).
+#[cfg(all(feature = "zstd-pure", not(feature = "zstd")))]
+pub(super) type DContext = ruzstd::decoding::FrameDecoder;
 
 /// Appends one ZSTD frame (with its content size) at `level`.
 #[cfg(feature = "zstd")]

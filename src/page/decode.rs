@@ -312,14 +312,14 @@ fn section<'a>(
     }
     // Spec: sizes from the header are promises; check before allocating.
     limits.check_page_bytes(size as u64)?;
-    scratch.clear();
     if size == 0 && input.is_empty() {
-        return Ok((&scratch[..], true));
+        return Ok((&scratch[..0], true));
     }
+    // Over the bytes of the page before: the buffer is zeroed once, where it grows.
     decompressor
-        .decompress(codec, input, size, scratch)
+        .decompress_over(codec, input, size, scratch)
         .map_err(without_offset)?;
-    Ok((&scratch[..], true))
+    Ok((&scratch[..size], true))
 }
 
 /// Bytes of a decoded dictionary, as held in memory.
@@ -602,6 +602,8 @@ impl<'a> PageDecoder<'a> {
                         self.dict_bytes = buf;
                         return Err(e);
                     }
+                    // The page alone (`section` leaves `buf` at least that long).
+                    buf.truncate(uncompressed);
                 } else {
                     if buf.try_reserve_exact(body.len()).is_err() {
                         self.dict_bytes = buf;

@@ -517,7 +517,7 @@ impl<'a> ColumnChunkReader<'a> {
     pub(crate) fn with_buffers(mut self, buffers: ChunkBuffers) -> Self {
         let ChunkBuffers {
             mut page_bytes,
-            mut scratch,
+            scratch,
             mut indices,
             decompressor,
             dict_bytes,
@@ -526,7 +526,8 @@ impl<'a> ColumnChunkReader<'a> {
             values,
         } = buffers;
         page_bytes.clear();
-        scratch.clear();
+        // `scratch` is kept at its length: pages decompress over its bytes (see
+        // `Decompressor::decompress_over`), so it is not zeroed again for every chunk.
         indices.clear();
         def_levels.clear();
         rep_levels.clear();
