@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """lookup_duckdb.py FILE: the DuckDB side of the `lookup` benchmark (benches/src/lookup.rs).
 
-Reads lines of ids from stdin; for each line runs `SELECT * FROM read_parquet(FILE) WHERE
-id = X` for every id (one thread, in this process) and prints the seconds they took in all and
-the rows they returned."""
+Reads JSON lines from stdin, each {"where": "id BETWEEN ? AND ?", "params": [[1, 2], ...]};
+for each runs `SELECT * FROM read_parquet(FILE) WHERE <where>` once per parameter list (one
+thread, in this process) and prints the seconds they took in all and the rows they returned."""
+import json
 import sys
 import time
 
@@ -12,12 +13,16 @@ import duckdb
 path = sys.argv[1]
 con = duckdb.connect()
 con.execute("SET threads = 1")
-query = "SELECT * FROM read_parquet('%s') WHERE id = ?" % path.replace("'", "''")
-con.execute(query, [0]).fetchall()  # warm up
+source = "SELECT * FROM read_parquet('%s') WHERE " % path.replace("'", "''")
+warm = set()
 for line in sys.stdin:
-    ids = [int(x) for x in line.split()]
+    job = json.loads(line)
+    query = source + job["where"]
+    if query not in warm:
+        con.execute(query, job["params"][0]).fetchall()  # warm up
+        warm.add(query)
     t = time.perf_counter()
     n = 0
-    for x in ids:
-        n += len(con.execute(query, [x]).fetchall())
+    for params in job["params"]:
+        n += len(con.execute(query, params).fetchall())
     print("%.9f %d" % (time.perf_counter() - t, n), flush=True)

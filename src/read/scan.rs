@@ -17,6 +17,18 @@
 //! skips: first rows shifted for pages in the middle of a chunk, where the pages read hold as
 //! many rows as the index says (the pages whose count is then wrong are caught when read).
 //!
+//! With a [predicate](ScanBuilder::predicate), each row group the selection leaves goes
+//! through the stages in this order, each exact or conservative (a stage that cannot read
+//! what it needs prunes nothing): its chunks' statistics; the dictionaries of its chunks whose
+//! data pages are all dictionary-encoded; the page index (the predicate columns' column and
+//! offset indexes, giving row ranges); the Bloom filters of the columns an `=` or `IN` probes.
+//! A Bloom filter can only save the pages still to read, and only when the value is absent, so
+//! it is read only when it is smaller than they are (`bloom_filter_length` against the bytes
+//! of the pages left of every column read: a point lookup on a sorted column, narrowed to one
+//! page per column, does not read a filter of megabytes; a selective equality on an unsorted
+//! column, whose pages all stay, does). [`ScanBuilder::explain`] reports what each stage did
+//! ([`Explain`]); it plans through the same code as [`ScanBuilder::build`].
+//!
 //! ```
 //! # fn main() -> parket::Result<()> {
 //! # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
@@ -161,13 +173,21 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     /// The row groups to read and their selected rows (after offset and limit); row groups
     /// with no selected row are left out.
     pub fn plan(&self) -> Result<Vec<RowGroupPlan>> {
-        self.plan_keeping(&mut Vec::new())
+        self.plan_keeping(&mut Vec::new(), &mut Explain::default())
     }
 
     /// [`ScanBuilder::plan`], keeping the offset indexes that the page index stage read (by
-    /// row group and column) so that the scan does not read them again.
-    fn plan_keeping(&self, kept_indexes: &mut Vec<KeptIndex>) -> Result<Vec<RowGroupPlan>> {
+    /// row group and column) so that the scan does not read them again, and counting in
+    /// `report` what each stage pruned. [`ScanBuilder::build`] and [`ScanBuilder::explain`]
+    /// both plan through here: the report is what the scan does.
+    fn plan_keeping(
+        &self,
+        kept_indexes: &mut Vec<KeptIndex>,
+        report: &mut Explain,
+    ) -> Result<Vec<RowGroupPlan>> {
         let groups = &self.file.metadata().row_groups;
+        report.file_bytes = self.file.file_len();
+        report.row_groups_total = groups.len();
         let mut base = 0u64;
         // With a predicate, offset and limit count matching rows: applied as rows are read.
         let trim = self.predicate.is_none();
@@ -177,20 +197,19 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         } else {
             u64::MAX
         };
-        if self.limit == Some(0) {
-            return Ok(Vec::new());
-        }
         let mut out = Vec::new();
         for (i, rg) in groups.iter().enumerate() {
             let n = u64::try_from(rg.num_rows).map_err(|_| {
                 Error::out_of_range("RowGroup.num_rows", rg.num_rows).in_row_group(i)
             })?;
+            report.rows_total = report.rows_total.saturating_add(n);
             let start = base;
             base = base.saturating_add(n);
-            if self
-                .row_groups
-                .as_ref()
-                .is_some_and(|v| v.binary_search(&i).is_err())
+            if self.limit == Some(0)
+                || self
+                    .row_groups
+                    .as_ref()
+                    .is_some_and(|v| v.binary_search(&i).is_err())
             {
                 continue;
             }
@@ -201,26 +220,45 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
                     (s < e).then(|| s - start..e - start)
                 })),
             };
+            if local.is_empty() {
+                continue;
+            }
+            report.row_groups_selected += 1;
             if let Some(p) = &self.predicate {
                 let orders = self.file.metadata().column_orders.as_deref();
-                if !p.row_group_may_match(rg, orders) || !self.dictionaries_may_match(p, i) {
+                if !p.row_group_may_match(rg, orders) {
+                    report.pruned_by_statistics += 1;
                     continue;
                 }
-                // The page index before the Bloom filters: where it narrows the row group to
-                // some of its pages, the filters are not read (a filter of a chunk with many
-                // distinct values is megabytes, the pages left a few kilobytes: reading it to
-                // perhaps skip them is a loss; a point lookup on a sorted column reads the
-                // footer, the indexes and the answer's pages).
-                let mut narrowed = false;
+                if !self.dictionaries_may_match(p, i) {
+                    report.pruned_by_dictionary += 1;
+                    continue;
+                }
+                // The page index before the Bloom filters, which are read only when they are
+                // smaller than the pages still to read (see `blooms_worth_reading`).
                 if self.page_index {
                     let pages = self.page_ranges(p, i, kept_indexes)?;
-                    narrowed = pages.row_count() < n;
                     local = local.intersect(&pages);
+                    if local.is_empty() {
+                        report.pruned_by_page_index += 1;
+                        continue;
+                    }
                 }
-                if local.row_count() == 0 || (!narrowed && !self.blooms_may_match(p, i)) {
-                    continue;
+                match self.blooms_worth_reading(p, i, &local, kept_indexes) {
+                    Blooms::None => {}
+                    Blooms::Read(bytes) => {
+                        report.bloom_filter_bytes = report.bloom_filter_bytes.saturating_add(bytes);
+                        let (read, may) = self.blooms_may_match(p, i);
+                        report.bloom_filters_read += read;
+                        if !may {
+                            report.pruned_by_bloom_filter += 1;
+                            continue;
+                        }
+                    }
+                    Blooms::Skip => report.bloom_filters_skipped += 1,
                 }
             }
+            report.rows_after_pruning = report.rows_after_pruning.saturating_add(local.row_count());
             let mut kept = Vec::new();
             for r in local.ranges() {
                 let len = r.end - r.start;
@@ -247,7 +285,114 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
                 )));
             }
         }
+        report.row_groups = out.len();
+        report.rows = out.iter().map(|p| p.rows.row_count()).sum();
         Ok(out)
+    }
+
+    /// Whether to read the Bloom filters of row group `rg`, whose rows `rows` are left after
+    /// the page index: [`Blooms::Read`] (their bytes) when they are fewer than the bytes of
+    /// the pages still to read.
+    ///
+    /// A filter can only save the pages left (and only when the value is absent), so it is
+    /// read when it is smaller than they are. The filters counted are those of the
+    /// predicate's columns that an `=` or `IN` probes (a range predicate reads none), by
+    /// `bloom_filter_length`; a filter whose length the file does not record counts as read
+    /// only when the page index left the whole row group. The pages left are, for each
+    /// column the scan reads, the data pages the offset index keeps (for the predicate's
+    /// columns, whose indexes the page index stage read) or the chunk's
+    /// `total_compressed_size` in proportion to the rows left (the other columns, whose
+    /// indexes are not read for this). A point lookup on a sorted column: a 2 MB filter
+    /// against the few kilobytes of one page per column is not read; a selective equality on
+    /// an unsorted column, whose pages all stay: a filter is a small part of the chunk and is
+    /// read.
+    fn blooms_worth_reading(
+        &self,
+        p: &Predicate,
+        rg: usize,
+        rows: &RowRanges,
+        kept_indexes: &[KeptIndex],
+    ) -> Blooms {
+        let Some(group) = self.file.metadata().row_groups.get(rg) else {
+            return Blooms::None;
+        };
+        let probed = bloom_columns(p);
+        let meta = |c: usize| group.columns.get(c).and_then(|c| c.meta_data.as_ref());
+        let mut filter_bytes = 0u64;
+        let mut unknown = false;
+        for &c in &probed {
+            let Some(m) = meta(c) else { continue };
+            if m.bloom_filter_offset.is_none() {
+                continue;
+            }
+            match m.bloom_filter_length.and_then(|l| u64::try_from(l).ok()) {
+                Some(l) => filter_bytes = filter_bytes.saturating_add(l),
+                None => unknown = true,
+            }
+        }
+        if filter_bytes == 0 && !unknown {
+            return Blooms::None;
+        }
+        let n = u64::try_from(group.num_rows).unwrap_or(0);
+        let whole = rows.row_count() >= n;
+        let read = |yes: bool| {
+            if yes {
+                Blooms::Read(filter_bytes)
+            } else {
+                Blooms::Skip
+            }
+        };
+        if unknown {
+            return read(whole);
+        }
+        let Ok(leaves) = self.read_leaves() else {
+            return Blooms::Read(filter_bytes);
+        };
+        let mut pages = 0u64;
+        for c in leaves {
+            let chunk = meta(c)
+                .and_then(|m| u64::try_from(m.total_compressed_size).ok())
+                .unwrap_or(0);
+            let index = kept_indexes
+                .iter()
+                .find(|(k, _)| *k == (rg, c))
+                .map(|(_, oi)| oi);
+            let bytes = match index {
+                Some(oi) if !whole => oi
+                    .page_locations
+                    .iter()
+                    .enumerate()
+                    .filter(|(k, loc)| {
+                        let first = u64::try_from(loc.first_row_index).unwrap_or(0);
+                        let next = oi
+                            .page_locations
+                            .get(k + 1)
+                            .and_then(|l| u64::try_from(l.first_row_index).ok())
+                            .unwrap_or(n);
+                        first < next && rows.overlaps(first..next)
+                    })
+                    .map(|(_, loc)| u64::try_from(loc.compressed_page_size).unwrap_or(0))
+                    .fold(0, u64::saturating_add),
+                _ if whole || n == 0 => chunk,
+                _ => (u128::from(chunk) * u128::from(rows.row_count())).div_ceil(u128::from(n))
+                    as u64,
+            };
+            pages = pages.saturating_add(bytes);
+        }
+        read(filter_bytes < pages)
+    }
+
+    /// The leaves the scan reads: the projection's, then the predicate's not among them.
+    fn read_leaves(&self) -> Result<Vec<usize>> {
+        let (_, mut leaves) = self.projection()?;
+        if let Some(p) = &self.predicate {
+            for &c in p.columns() {
+                if !leaves.contains(&c) {
+                    leaves.push(c);
+                }
+            }
+        }
+        Ok(leaves)
     }
 
     /// Stage 2: the dictionaries of the predicate's chunks whose data pages are all
@@ -312,22 +457,24 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     }
 
     /// Stage 3: the Bloom filters of the predicate's chunks, for `=` and `IN` (a filter that
-    /// cannot be read tells nothing).
-    fn blooms_may_match(&self, p: &Predicate, rg: usize) -> bool {
+    /// cannot be read tells nothing): the filters read, and whether a row may match.
+    fn blooms_may_match(&self, p: &Predicate, rg: usize) -> (usize, bool) {
         let mut filters: Vec<(usize, Option<Sbbf>)> = Vec::new();
-        for &c in p.columns() {
+        for c in bloom_columns(p) {
             filters.push((c, self.file.bloom_filter(rg, c).ok().flatten()));
         }
-        if filters.iter().all(|(_, f)| f.is_none()) {
-            return true;
+        let read = filters.iter().filter(|(_, f)| f.is_some()).count();
+        if read == 0 {
+            return (0, true);
         }
-        p.bloom_may_match(|column, bytes| {
+        let may = p.bloom_may_match(|column, bytes| {
             filters
                 .iter()
                 .find(|(c, _)| *c == column)
                 .and_then(|(_, f)| f.as_ref())
                 .is_none_or(|f| f.check_hash(crate::bloom::hash_bytes(bytes)))
-        })
+        });
+        (read, may)
     }
 
     /// The rows of row group `rg` whose pages the predicate's column indexes do not rule out
@@ -396,27 +543,22 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         Ok(coalesce(ranges, gap))
     }
 
-    /// What the scan would read, stage by stage, without reading a page (the offset indexes
-    /// are read): for `parket cat --explain`.
+    /// What the scan would read, stage by stage, without reading a data page: see
+    /// [`Explain`]. The plan is made by the same code as [`ScanBuilder::build`]'s (the
+    /// indexes, dictionaries and Bloom filters it consults are read again).
     pub fn explain(&self) -> Result<Explain> {
-        let (_, leaves) = self.projection()?;
-        let groups = &self.file.metadata().row_groups;
-        let plan = self.plan()?;
-        let mut e = Explain {
-            row_groups_total: groups.len(),
-            row_groups: plan.len(),
-            rows_total: groups
-                .iter()
-                .map(|g| u64::try_from(g.num_rows).unwrap_or(0))
-                .fold(0, u64::saturating_add),
-            rows: plan.iter().map(|p| p.rows.row_count()).sum(),
-            ..Explain::default()
-        };
+        let leaves = self.read_leaves()?;
+        let mut e = Explain::default();
+        let mut kept = Vec::new();
+        let plan = self.plan_keeping(&mut kept, &mut e)?;
         let mut ranges = Vec::new();
         for p in &plan {
             for &leaf in &leaves {
                 e.chunks += 1;
-                let walk = self.walk(p.row_group, leaf, &p.rows)?;
+                let key = (p.row_group, leaf);
+                let index = kept.iter().position(|(k, _)| *k == key);
+                let index = index.map(|at| kept.swap_remove(at).1);
+                let walk = self.walk_with(p.row_group, leaf, &p.rows, index)?;
                 match (walk.dictionary_range(), walk.planned_ranges()) {
                     (Some(d), Some(pages)) => {
                         e.indexed_chunks += 1;
@@ -498,7 +640,7 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     pub fn build(self) -> Result<Scan<'f, 'a>> {
         let (schema, leaves) = self.projection()?;
         let mut kept_indexes = Vec::new();
-        let plan = self.plan_keeping(&mut kept_indexes)?;
+        let plan = self.plan_keeping(&mut kept_indexes, &mut Explain::default())?;
         let out_columns = leaves.len();
         let mut read = leaves;
         let mut slots = Vec::new();
@@ -539,6 +681,28 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     }
 }
 
+/// What the Bloom filter stage does with a row group.
+enum Blooms {
+    /// There is no filter to probe.
+    None,
+    /// The filters are larger than the pages left: not read.
+    Skip,
+    /// The filters are read: their bytes.
+    Read(u64),
+}
+
+/// The columns whose Bloom filters `p` probes (those of its `=` and `IN` tests).
+fn bloom_columns(p: &Predicate) -> Vec<usize> {
+    let mut probed: Vec<usize> = Vec::new();
+    p.bloom_may_match(|c, _| {
+        if !probed.contains(&c) {
+            probed.push(c);
+        }
+        true
+    });
+    probed
+}
+
 /// An offset index read while planning: (row group, column) and the index.
 type KeptIndex = ((usize, usize), OffsetIndex);
 
@@ -556,26 +720,72 @@ pub fn coalesce(mut ranges: Vec<Range<u64>>, gap: u64) -> Vec<Range<u64>> {
     out
 }
 
-/// What a scan would read: [`ScanBuilder::explain`].
+/// What a scan reads, stage by stage: [`ScanBuilder::explain`] (what `parket cat --explain`
+/// prints). The stages run in this order, each on the row groups the one before kept:
+/// the row group and row selection, statistics, dictionaries, the page index (column and
+/// offset indexes of the predicate's columns), Bloom filters; then `offset` / `limit` (without
+/// a predicate) and the walk of the chunks' pages.
+///
+/// ```
+/// # fn main() -> parket::Result<()> {
+/// # let bytes = parket::testing::corpus_file("alltypes_tiny_pages.parquet");
+/// use parket::predicate::Predicate;
+/// use parket::read::FileReader;
+/// let file = FileReader::from_bytes(&bytes)?; // 7300 rows, pages of a few rows, a page index
+/// let p = Predicate::parse("id = 1234", file.schema())?;
+/// let e = file.scan().columns(&["id", "string_col"]).predicate(p).explain()?;
+/// assert_eq!((e.row_groups_total, e.row_groups, e.pruned_by_statistics), (1, 1, 0));
+/// assert_eq!(e.rows_total, 7300);
+/// assert!(e.rows < 100);                      // the rows of the pages whose bounds hold 1234
+/// assert_eq!(e.indexed_chunks, 2);            // id and string_col, through their offset index
+/// assert!(e.pages < e.index_pages && e.bytes < e.file_bytes / 10);
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Explain {
-    /// Row groups in the file, and those with selected rows.
+    /// The file's length in bytes.
+    pub file_bytes: u64,
+    /// Row groups in the file.
     pub row_groups_total: usize,
+    /// Rows in the file.
+    pub rows_total: u64,
+    /// Row groups left by [`ScanBuilder::row_groups`] and [`ScanBuilder::rows`] (all without
+    /// them): the ones the predicate's stages look at.
+    pub row_groups_selected: usize,
+    /// Row groups the predicate ruled out by their column chunks' statistics.
+    pub pruned_by_statistics: usize,
+    /// Row groups ruled out by the dictionaries of chunks whose data pages are all
+    /// dictionary-encoded.
+    pub pruned_by_dictionary: usize,
+    /// Row groups whose every page the column indexes ruled out.
+    pub pruned_by_page_index: usize,
+    /// Row groups ruled out by the Bloom filters.
+    pub pruned_by_bloom_filter: usize,
+    /// Bloom filters read (of row groups still in after the page index), and their bytes
+    /// (by `bloom_filter_length`).
+    pub bloom_filters_read: usize,
+    /// Bytes of the Bloom filters read.
+    pub bloom_filter_bytes: u64,
+    /// Row groups whose Bloom filters were not read: none is probed (no `=` or `IN`, no
+    /// filter) or they are larger than the pages left to read.
+    pub bloom_filters_skipped: usize,
+    /// Rows of the row groups kept that the page index leaves (before `offset` / `limit`).
+    pub rows_after_pruning: u64,
     /// Row groups read.
     pub row_groups: usize,
-    /// Rows in the file, and rows selected (after offset and limit).
-    pub rows_total: u64,
-    /// Rows selected.
+    /// Rows read (after `offset` and `limit` when there is no predicate: with one, they
+    /// count matching rows as the rows are evaluated).
     pub rows: u64,
-    /// Column chunks read, and those read through their offset index.
+    /// Column chunks read (the selected columns' and the predicate's).
     pub chunks: usize,
     /// Chunks read through their offset index.
     pub indexed_chunks: usize,
-    /// Data pages the offset indexes of those chunks list, and those read.
+    /// Data pages the offset indexes of those chunks list.
     pub index_pages: usize,
-    /// Data pages read of the indexed chunks.
+    /// Data pages read of the indexed chunks (the others are read whole).
     pub pages: usize,
-    /// Bytes of pages to read (whole chunks where there is no usable offset index).
+    /// Bytes of pages to read (dictionary pages and selected data pages of the indexed
+    /// chunks, whole chunks otherwise), overlaps counted once.
     pub bytes: u64,
 }
 

@@ -98,15 +98,32 @@ pub fn cat(mut args: Args) -> Result<(), String> {
     Ok(())
 }
 
-/// `cat --explain`: what each stage of the scan keeps.
+/// `cat --explain`: what each stage of the scan keeps (the scan's own plan: see
+/// `parket::read::Explain`).
 fn print_explain(e: &parket::read::Explain) -> Result<(), String> {
-    println!("row groups: {} of {}", e.row_groups, e.row_groups_total);
-    println!("rows: {} of {}", e.rows, e.rows_total);
+    println!(
+        "row groups: {} of {} ({} selected; pruned: {} by statistics, {} by dictionary, {} by page index, {} by Bloom filter)",
+        e.row_groups,
+        e.row_groups_total,
+        e.row_groups_selected,
+        e.pruned_by_statistics,
+        e.pruned_by_dictionary,
+        e.pruned_by_page_index,
+        e.pruned_by_bloom_filter
+    );
+    println!(
+        "Bloom filters: {} read ({} bytes), {} row groups not worth reading",
+        e.bloom_filters_read, e.bloom_filter_bytes, e.bloom_filters_skipped
+    );
+    println!(
+        "rows: {} of {} ({} left by the pruning)",
+        e.rows, e.rows_total, e.rows_after_pruning
+    );
     println!(
         "column chunks: {} ({} through the offset index)",
         e.chunks, e.indexed_chunks
     );
     println!("pages of indexed chunks: {} of {}", e.pages, e.index_pages);
-    println!("bytes to read: {}", e.bytes);
+    println!("bytes to read: {} of {}", e.bytes, e.file_bytes);
     Ok(())
 }
