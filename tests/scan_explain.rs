@@ -9,11 +9,12 @@
 //!   gaps between pages (ids 10..999 are nowhere);
 //! - `s` STRING = `"g{g} v{0|2|4}"` (`k % 3` picks 0, 2, 4): a dictionary of 3 strings per
 //!   chunk, every data page dictionary-encoded; bounds `"g{g} v0" ..= "g{g} v4"`;
-//! - `u` INT64 = `2 * r`, no dictionary (PLAIN), a Bloom filter sized for ndv 100 at fpp 0.01:
+//! - `u` INT64 = `2 * r`, no dictionary (PLAIN), uncompressed, a Bloom filter sized for ndv 100 at fpp 0.01:
 //!   `100 * (-8 / ln(1 - 0.01^(1/8))) / 8` = 121.04 bytes, so 122, rounded up to 128 bytes
 //!   (BloomFilter.md); a page of `u` is 10 PLAIN values, 80 bytes plus its header, a chunk
 //!   ten of them.
 
+use parket::compression::Codec;
 use parket::predicate::Predicate;
 use parket::read::{Explain, FileReader};
 use parket::record::Value;
@@ -38,7 +39,9 @@ fn file() -> (Schema, Vec<u8>) {
         .row_group_rows(100)
         .max_rows_per_page(10)
         .column("u", |c| {
-            c.dictionary(false).bloom_filter(Some(BloomFilterOptions {
+            c.dictionary(false)
+                .codec(Codec::Uncompressed)
+                .bloom_filter(Some(BloomFilterOptions {
                 fpp: 0.01,
                 ndv: Some(100),
             }))
