@@ -913,29 +913,24 @@ impl<'f, 'a> Scan<'f, 'a> {
                 if self.take == 0 {
                     return Ok(None);
                 }
-                if let Some(batch) = open
-                    .batch(self.builder.batch_rows, &limits)
-                    .map_err(|e| e.in_row_group(rg))?
-                {
-                    let batch = match &self.builder.predicate {
-                        None => batch,
-                        Some(p) => {
-                            let b = filter_batch(
-                                p,
-                                batch,
-                                &self.slots,
-                                self.out_columns,
-                                &open.cursors,
-                                &mut self.skip,
-                                &mut self.take,
-                            );
-                            let b = b.map_err(|e| e.in_row_group(rg))?;
-                            if b.rows.is_empty() {
-                                continue;
-                            }
-                            b
-                        }
-                    };
+                let batch = match &self.builder.predicate {
+                    None => open.batch(self.builder.batch_rows, &limits),
+                    Some(p) => open.filtered_batch(
+                        self.builder.batch_rows,
+                        &limits,
+                        Filter {
+                            predicate: p,
+                            slots: &self.slots,
+                            out_columns: self.out_columns,
+                            skip: &mut self.skip,
+                            take: &mut self.take,
+                        },
+                    ),
+                };
+                if let Some(batch) = batch.map_err(|e| e.in_row_group(rg))? {
+                    if batch.rows.is_empty() {
+                        continue;
+                    }
                     self.stats.rows += batch.num_rows();
                     return Ok(Some(batch));
                 }
@@ -1007,9 +1002,21 @@ impl Iterator for ScanRecords<'_, '_> {
     }
 }
 
+/// What [`OpenGroup::filtered_batch`] needs of the scan's predicate.
+struct Filter<'p> {
+    predicate: &'p Predicate,
+    /// The predicate's columns, as positions in the open group's cursors.
+    slots: &'p [usize],
+    /// The first `out_columns` cursors are the output.
+    out_columns: usize,
+    /// Matching rows still to skip (offset) and to hand out (limit).
+    skip: &'p mut u64,
+    take: &'p mut u64,
+}
+
 impl OpenGroup<'_> {
-    /// The next batch of at most `max_rows` selected rows.
-    fn batch(&mut self, max_rows: usize, limits: &crate::Limits) -> Result<Option<ScanBatch>> {
+    /// The next rows to read, at most `max_rows` of them (empty at the group's end).
+    fn next_rows(&mut self, max_rows: usize) -> Vec<Range<u64>> {
         let mut want = max_rows as u64;
         let mut rows = Vec::new();
         while want > 0 {
@@ -1026,20 +1033,35 @@ impl OpenGroup<'_> {
                 self.next.1 += n;
             }
         }
+        rows
+    }
+
+    /// The levels and values of `rows` of cursor `c`.
+    fn read_rows(&mut self, c: usize, rows: &[Range<u64>], held: &mut u64) -> Result<LeafData> {
+        let cursor = self
+            .cursors
+            .get_mut(c)
+            .ok_or_else(|| Error::invalid_argument("scan column out of range"))?;
+        let mut out = cursor.reader.new_leaf_data();
+        for r in rows {
+            cursor.skip_to(r.start).map_err(|e| cursor.locate(e))?;
+            cursor.take_to(r.end, &mut out).map_err(|e| cursor.locate(e))?;
+        }
+        *held = held.saturating_add(level_count(&out, cursor.max_def) as u64);
+        Ok(out)
+    }
+
+    /// The next batch of at most `max_rows` selected rows.
+    fn batch(&mut self, max_rows: usize, limits: &crate::Limits) -> Result<Option<ScanBatch>> {
+        let rows = self.next_rows(max_rows);
         if rows.is_empty() {
             return Ok(None);
         }
         let mut columns = Vec::with_capacity(self.cursors.len());
         let mut held = 0u64;
-        for c in &mut self.cursors {
-            let mut out = c.reader.new_leaf_data();
-            for r in &rows {
-                c.skip_to(r.start).map_err(|e| c.locate(e))?;
-                c.take_to(r.end, &mut out).map_err(|e| c.locate(e))?;
-            }
-            held = held.saturating_add(level_count(&out, c.max_def) as u64);
+        for c in 0..self.cursors.len() {
+            columns.push(self.read_rows(c, &rows, &mut held)?);
             limits.check_values_per_read(held)?;
-            columns.push(out);
         }
         Ok(Some(ScanBatch {
             row_group: self.row_group,
@@ -1047,56 +1069,89 @@ impl OpenGroup<'_> {
             columns,
         }))
     }
-}
 
-/// Keeps the rows of `batch` for which `p` is true (its columns are `batch.columns[slots[i]]`),
-/// less the first `*skip` of them and past `*take`; drops the columns past `out_columns`.
-fn filter_batch(
-    p: &Predicate,
-    mut batch: ScanBatch,
-    slots: &[usize],
-    out_columns: usize,
-    cursors: &[Cursor<'_>],
-    skip: &mut u64,
-    take: &mut u64,
-) -> Result<ScanBatch> {
-    let mut keep = Vec::new();
-    {
-        let mut cols = Vec::with_capacity(slots.len());
-        for &s in slots {
-            let d = batch
-                .columns
-                .get(s)
-                .ok_or_else(|| Error::invalid_argument("predicate column out of range"))?;
-            cols.push(ColumnBatch {
-                values: d.values.as_ref(),
-                def_levels: &d.def_levels,
-            });
+    /// The next batch of at most `max_rows` selected rows, keeping those for which the
+    /// predicate is true (less the first `*skip` of them, and past `*take`): the predicate's
+    /// columns are read for every row, the other output columns only for the rows kept (the
+    /// rows between are skipped without being copied). Its `rows` are empty when none is kept.
+    fn filtered_batch(
+        &mut self,
+        max_rows: usize,
+        limits: &crate::Limits,
+        f: Filter<'_>,
+    ) -> Result<Option<ScanBatch>> {
+        let rows = self.next_rows(max_rows);
+        if rows.is_empty() {
+            return Ok(None);
         }
-        p.evaluate(&cols, &mut keep)?;
-    }
-    for k in keep.iter_mut().filter(|k| **k) {
-        if *skip > 0 {
-            *skip -= 1;
-            *k = false;
-        } else if *take == 0 {
-            *k = false;
-        } else {
-            *take -= 1;
+        let mut read: Vec<Option<LeafData>> = (0..self.cursors.len()).map(|_| None).collect();
+        let mut held = 0u64;
+        for &s in f.slots {
+            if read.get(s).is_some_and(Option::is_none) {
+                let data = self.read_rows(s, &rows, &mut held)?;
+                limits.check_values_per_read(held)?;
+                if let Some(slot) = read.get_mut(s) {
+                    *slot = Some(data);
+                }
+            }
         }
+        let mut keep = Vec::new();
+        {
+            let mut cols = Vec::with_capacity(f.slots.len());
+            for &s in f.slots {
+                let d = read
+                    .get(s)
+                    .and_then(Option::as_ref)
+                    .ok_or_else(|| Error::invalid_argument("predicate column out of range"))?;
+                cols.push(ColumnBatch {
+                    values: d.values.as_ref(),
+                    def_levels: &d.def_levels,
+                });
+            }
+            f.predicate.evaluate(&cols, &mut keep)?;
+        }
+        for k in keep.iter_mut().filter(|k| **k) {
+            if *f.skip > 0 {
+                *f.skip -= 1;
+                *k = false;
+            } else if *f.take == 0 {
+                *k = false;
+            } else {
+                *f.take -= 1;
+            }
+        }
+        // The kept rows, as row ordinals within the row group.
+        let ordinals = rows.iter().flat_map(|r| r.clone());
+        let kept = ordinals
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(r, _)| r..r + 1);
+        let kept = RowRanges::from_ranges(kept).ranges().to_vec();
+        let mut columns = Vec::with_capacity(f.out_columns);
+        let mut held = 0u64;
+        for c in 0..f.out_columns {
+            let data = match read.get_mut(c).and_then(Option::take) {
+                Some(d) => {
+                    let cursor = self
+                        .cursors
+                        .get(c)
+                        .ok_or_else(|| Error::invalid_argument("scan column out of range"))?;
+                    filter_rows(&d, cursor.max_def, cursor.max_rep, &keep)
+                }
+                None if kept.is_empty() => match self.cursors.get(c) {
+                    Some(cursor) => cursor.reader.new_leaf_data(),
+                    None => return Err(Error::invalid_argument("scan column out of range")),
+                },
+                None => self.read_rows(c, &kept, &mut held)?,
+            };
+            columns.push(data);
+        }
+        Ok(Some(ScanBatch {
+            row_group: self.row_group,
+            rows: kept,
+            columns,
+        }))
     }
-    batch.columns.truncate(out_columns);
-    for (data, c) in batch.columns.iter_mut().zip(cursors) {
-        *data = filter_rows(data, c.max_def, c.max_rep, &keep);
-    }
-    // The kept rows, as row ordinals within the row group.
-    let ordinals = batch.rows.iter().flat_map(|r| r.clone());
-    let kept = ordinals
-        .zip(&keep)
-        .filter(|(_, k)| **k)
-        .map(|(r, _)| r..r + 1);
-    batch.rows = RowRanges::from_ranges(kept).ranges().to_vec();
-    Ok(batch)
 }
 
 /// The rows of `data` (levels and values of whole rows) whose entry in `keep` is true.
