@@ -42,9 +42,9 @@ fn file() -> (Schema, Vec<u8>) {
             c.dictionary(false)
                 .codec(Codec::Uncompressed)
                 .bloom_filter(Some(BloomFilterOptions {
-                fpp: 0.01,
-                ndv: Some(100),
-            }))
+                    fpp: 0.01,
+                    ndv: Some(100),
+                }))
         });
     let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
     w.write_records(&records).unwrap();
@@ -206,7 +206,10 @@ fn a_bloom_filter_is_read_when_smaller_than_the_pages_left() {
     // u = 200 is there: the filter lets it through (without the page index), one row.
     let e = explain(&file, "u = 200", &["u"], false);
     assert_eq!((e.bloom_filters_read, e.pruned_by_bloom_filter), (1, 0));
-    assert_eq!((e.row_groups, e.rows, e.chunks, e.indexed_chunks), (1, 100, 1, 0));
+    assert_eq!(
+        (e.row_groups, e.rows, e.chunks, e.indexed_chunks),
+        (1, 100, 1, 0)
+    );
     assert_eq!(matches(&file, "u = 200"), 1);
 }
 
@@ -224,5 +227,8 @@ fn the_row_group_selection_comes_first() {
         .unwrap();
     assert_eq!((e.row_groups_total, e.row_groups_selected), (4, 2));
     assert_eq!((e.pruned_by_statistics, e.row_groups, e.rows), (0, 2, 200));
-    assert_eq!((e.chunks, e.indexed_chunks, e.index_pages, e.pages), (6, 6, 60, 60));
+    assert_eq!(
+        (e.chunks, e.indexed_chunks, e.index_pages, e.pages),
+        (6, 6, 60, 60)
+    );
 }

@@ -1045,7 +1045,9 @@ impl OpenGroup<'_> {
         let mut out = cursor.reader.new_leaf_data();
         for r in rows {
             cursor.skip_to(r.start).map_err(|e| cursor.locate(e))?;
-            cursor.take_to(r.end, &mut out).map_err(|e| cursor.locate(e))?;
+            cursor
+                .take_to(r.end, &mut out)
+                .map_err(|e| cursor.locate(e))?;
         }
         *held = held.saturating_add(level_count(&out, cursor.max_def) as u64);
         Ok(out)
