@@ -45,6 +45,8 @@ pub mod footer;
 #[doc(hidden)]
 pub mod fuzz;
 pub mod pages;
+#[cfg(feature = "std")]
+pub mod parallel;
 pub mod records;
 pub mod scan;
 mod typed;

@@ -84,6 +84,7 @@ pub struct ScanBuilder<'f, 'a> {
     batch_rows: usize,
     page_index: bool,
     predicate: Option<Predicate>,
+    threads: usize,
 }
 
 /// What a scan will read of one row group.
@@ -107,7 +108,19 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             batch_rows: DEFAULT_BATCH_ROWS,
             page_index: true,
             predicate: None,
+            threads: default_threads(),
         }
+    }
+
+    /// Decodes the columns of each batch on up to `n` threads (at least 1; default every core,
+    /// [`parallel::threads_default`](super::parallel::threads_default)). The batches are the
+    /// same whatever `n`: each column is decoded by one thread at a time, in page order, and
+    /// the batch is handed out once every column has its rows, so memory stays one batch (and
+    /// a decoded page per column). Without `std` scans are single-threaded.
+    #[cfg(feature = "std")]
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = n.max(1);
+        self
     }
 
     /// Keeps only the rows for which `predicate` (bound to this file's schema) is true. Row
@@ -703,6 +716,14 @@ fn bloom_columns(p: &Predicate) -> Vec<usize> {
     probed
 }
 
+/// The thread count of a new scan: every core with `std`, else one.
+fn default_threads() -> usize {
+    #[cfg(feature = "std")]
+    return super::parallel::threads_default();
+    #[cfg(not(feature = "std"))]
+    1
+}
+
 /// An offset index read while planning: (row group, column) and the index.
 type KeptIndex = ((usize, usize), OffsetIndex);
 
@@ -914,9 +935,10 @@ impl<'f, 'a> Scan<'f, 'a> {
                     return Ok(None);
                 }
                 let batch = match &self.builder.predicate {
-                    None => open.batch(self.builder.batch_rows, &limits),
+                    None => open.batch(self.builder.batch_rows, self.builder.threads, &limits),
                     Some(p) => open.filtered_batch(
                         self.builder.batch_rows,
+                        self.builder.threads,
                         &limits,
                         Filter {
                             predicate: p,
@@ -1036,35 +1058,57 @@ impl OpenGroup<'_> {
         rows
     }
 
-    /// The levels and values of `rows` of cursor `c`.
-    fn read_rows(&mut self, c: usize, rows: &[Range<u64>], held: &mut u64) -> Result<LeafData> {
-        let cursor = self
+    /// The levels and values of `rows` of the cursors `which` (ascending, distinct), in that
+    /// order, on up to `threads` threads; `held` counts the levels held, against `limits`.
+    fn read_columns(
+        &mut self,
+        which: &[usize],
+        rows: &[Range<u64>],
+        threads: usize,
+        held: &mut u64,
+        limits: &crate::Limits,
+    ) -> Result<Vec<LeafData>> {
+        let mut picked: Vec<&mut Cursor<'_>> = self
             .cursors
-            .get_mut(c)
-            .ok_or_else(|| Error::invalid_argument("scan column out of range"))?;
-        let mut out = cursor.reader.new_leaf_data();
-        for r in rows {
-            cursor.skip_to(r.start).map_err(|e| cursor.locate(e))?;
-            cursor
-                .take_to(r.end, &mut out)
-                .map_err(|e| cursor.locate(e))?;
+            .iter_mut()
+            .enumerate()
+            .filter(|(i, _)| which.binary_search(i).is_ok())
+            .map(|(_, c)| c)
+            .collect();
+        let mut columns = Vec::with_capacity(picked.len());
+        #[cfg(feature = "std")]
+        if threads > 1 && picked.len() > 1 {
+            for out in cursor_rows_parallel(&mut picked, rows, threads) {
+                let (out, max_def) = out?;
+                *held = held.saturating_add(level_count(&out, max_def) as u64);
+                limits.check_values_per_read(*held)?;
+                columns.push(out);
+            }
+            return Ok(columns);
         }
-        *held = held.saturating_add(level_count(&out, cursor.max_def) as u64);
-        Ok(out)
+        let _ = threads;
+        for c in &mut picked {
+            let out = c.rows(rows)?;
+            *held = held.saturating_add(level_count(&out, c.max_def) as u64);
+            limits.check_values_per_read(*held)?;
+            columns.push(out);
+        }
+        Ok(columns)
     }
 
     /// The next batch of at most `max_rows` selected rows.
-    fn batch(&mut self, max_rows: usize, limits: &crate::Limits) -> Result<Option<ScanBatch>> {
+    fn batch(
+        &mut self,
+        max_rows: usize,
+        threads: usize,
+        limits: &crate::Limits,
+    ) -> Result<Option<ScanBatch>> {
         let rows = self.next_rows(max_rows);
         if rows.is_empty() {
             return Ok(None);
         }
-        let mut columns = Vec::with_capacity(self.cursors.len());
-        let mut held = 0u64;
-        for c in 0..self.cursors.len() {
-            columns.push(self.read_rows(c, &rows, &mut held)?);
-            limits.check_values_per_read(held)?;
-        }
+        let all: Vec<usize> = (0..self.cursors.len()).collect();
+        let columns = self.read_columns(&all, &rows, threads, &mut 0, limits)?;
         Ok(Some(ScanBatch {
             row_group: self.row_group,
             rows,
@@ -1079,6 +1123,7 @@ impl OpenGroup<'_> {
     fn filtered_batch(
         &mut self,
         max_rows: usize,
+        threads: usize,
         limits: &crate::Limits,
         f: Filter<'_>,
     ) -> Result<Option<ScanBatch>> {
@@ -1087,14 +1132,13 @@ impl OpenGroup<'_> {
             return Ok(None);
         }
         let mut read: Vec<Option<LeafData>> = (0..self.cursors.len()).map(|_| None).collect();
-        let mut held = 0u64;
-        for &s in f.slots {
-            if read.get(s).is_some_and(Option::is_none) {
-                let data = self.read_rows(s, &rows, &mut held)?;
-                limits.check_values_per_read(held)?;
-                if let Some(slot) = read.get_mut(s) {
-                    *slot = Some(data);
-                }
+        let mut slots = f.slots.to_vec();
+        slots.sort_unstable();
+        slots.dedup();
+        let data = self.read_columns(&slots, &rows, threads, &mut 0, limits)?;
+        for (&s, d) in slots.iter().zip(data) {
+            if let Some(slot) = read.get_mut(s) {
+                *slot = Some(d);
             }
         }
         let mut keep = Vec::new();
@@ -1129,8 +1173,16 @@ impl OpenGroup<'_> {
             .filter(|(_, k)| **k)
             .map(|(r, _)| r..r + 1);
         let kept = RowRanges::from_ranges(kept).ranges().to_vec();
+        // The other output columns, only the kept rows of them.
+        let rest: Vec<usize> = (0..f.out_columns)
+            .filter(|&c| read.get(c).is_some_and(Option::is_none))
+            .collect();
+        let mut rest = match kept.is_empty() {
+            true => Vec::new(),
+            false => self.read_columns(&rest, &kept, threads, &mut 0, limits)?,
+        }
+        .into_iter();
         let mut columns = Vec::with_capacity(f.out_columns);
-        let mut held = 0u64;
         for c in 0..f.out_columns {
             let data = match read.get_mut(c).and_then(Option::take) {
                 Some(d) => {
@@ -1144,7 +1196,9 @@ impl OpenGroup<'_> {
                     Some(cursor) => cursor.reader.new_leaf_data(),
                     None => return Err(Error::invalid_argument("scan column out of range")),
                 },
-                None => self.read_rows(c, &kept, &mut held)?,
+                None => rest
+                    .next()
+                    .ok_or_else(|| Error::invalid_argument("scan column out of range"))?,
             };
             columns.push(data);
         }
@@ -1154,6 +1208,45 @@ impl OpenGroup<'_> {
             columns,
         }))
     }
+}
+
+/// [`Cursor::rows`] of each cursor, on up to `threads` threads (the caller's one of them):
+/// each thread takes the next column not yet taken, so a slow column does not hold back the
+/// others. In the cursors' order, each with its `max_def`.
+#[cfg(feature = "std")]
+fn cursor_rows_parallel(
+    cursors: &mut [&mut Cursor<'_>],
+    rows: &[Range<u64>],
+    threads: usize,
+) -> Vec<Result<(LeafData, u16)>> {
+    let n = cursors.len();
+    let todo = std::sync::Mutex::new(cursors.iter_mut().enumerate());
+    let done = std::sync::Mutex::new(Vec::with_capacity(n));
+    let run = || loop {
+        let next = match todo.lock() {
+            Ok(mut t) => t.next(),
+            Err(_) => None,
+        };
+        let Some((i, c)) = next else { return };
+        let out = c.rows(rows).map(|d| (d, c.max_def));
+        if let Ok(mut d) = done.lock() {
+            d.push((i, out));
+        }
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads.min(n) {
+            s.spawn(run);
+        }
+        run();
+    });
+    let mut done = done.into_inner().unwrap_or_default();
+    done.sort_unstable_by_key(|(i, _)| *i);
+    if done.len() != n {
+        return alloc::vec![Err(Error::invalid_argument(
+            "a scan thread panicked while decoding"
+        ))];
+    }
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The rows of `data` (levels and values of whole rows) whose entry in `keep` is true.
@@ -1235,6 +1328,16 @@ impl<'f> Cursor<'f> {
 
     fn locate(&self, e: Error) -> Error {
         e.in_column(self.reader.path())
+    }
+
+    /// The levels and values of `rows` (ascending row ordinals of the row group).
+    fn rows(&mut self, rows: &[Range<u64>]) -> Result<LeafData> {
+        let mut out = self.reader.new_leaf_data();
+        for r in rows {
+            self.skip_to(r.start).map_err(|e| self.locate(e))?;
+            self.take_to(r.end, &mut out).map_err(|e| self.locate(e))?;
+        }
+        Ok(out)
     }
 
     fn len(&self) -> usize {
