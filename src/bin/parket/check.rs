@@ -50,17 +50,12 @@ use crate::args::Args;
 const SHOWN: usize = 3;
 
 /// `parket check FILE`.
-pub fn check(args: Args) -> Result<(), String> {
+pub fn check(mut args: Args) -> Result<(), String> {
+    let threads = crate::threads_arg(&mut args)?;
     let [path] = <[String; 1]>::try_from(args.positional(&["FILE"])?).unwrap_or_default();
     let start = Instant::now();
     let open = |p: &str| File::open(p).map_err(|e| format!("{p}: {e}"));
     let file = crate::keys::open_reader(&path, open(&path)?)?;
-    let mut raw = Raw {
-        file: open(&path)?,
-        len: 0,
-    };
-    raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
-    let mut buffers = ChunkBuffers::default();
     let md = file.metadata();
     let schema = file.schema();
     let mut bad_columns = 0usize;
@@ -82,50 +77,95 @@ pub fn check(args: Args) -> Result<(), String> {
             ));
         }
     }
-    for (j, desc) in schema.columns().iter().enumerate() {
-        let path_s = desc.path_string();
-        let kind = StatKind::of_column(desc);
-        let order = md.column_orders.as_ref().and_then(|o| o.get(j));
-        let mut sum = ColumnSummary::default();
-        let mut problems = Vec::new();
-        for (i, rg) in md.row_groups.iter().enumerate() {
+    // One item per column chunk, column by column (the order of the output): checked on
+    // `threads` threads, a few chunks ahead of the printing at most.
+    let groups = md.row_groups.len();
+    let items = schema.columns().len() * groups;
+    let mut sum = ColumnSummary::default();
+    let mut problems = Vec::new();
+    let mut progress = crate::progress::Progress::new("check", items as u64, "chunks");
+    parket::read::parallel::ordered(
+        threads,
+        items,
+        4 * threads,
+        || {
+            let raw = open(&path).and_then(|file| {
+                let mut raw = Raw { file, len: 0 };
+                raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+                Ok(raw)
+            });
+            (raw, ChunkBuffers::default())
+        },
+        |(raw, buffers), item| {
+            let (j, i) = (item / groups, item % groups);
+            let mut sum = ColumnSummary::default();
+            let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
+                return (sum, Vec::new());
+            };
             let Some(cc) = rg.columns.get(j) else {
-                continue;
+                return (sum, Vec::new());
+            };
+            let raw = match raw {
+                Ok(raw) => raw,
+                Err(e) => return (sum, vec![format!("row group {i}: {e}")]),
             };
             let mut ctx = ChunkCheck {
                 file: &file,
-                raw: &mut raw,
-                buffers: &mut buffers,
+                raw,
+                buffers,
                 row_group: i,
                 column: j,
-                kind,
-                order,
+                kind: StatKind::of_column(desc),
+                order: md.column_orders.as_ref().and_then(|o| o.get(j)),
                 max_def: desc.max_def_level,
                 max_rep: desc.max_rep_level,
                 problems: Vec::new(),
             };
             ctx.run(cc, rg.num_rows, &mut sum);
-            problems.extend(
-                ctx.problems
-                    .into_iter()
-                    .map(|p| format!("row group {i}: {p}")),
-            );
-        }
-        total_values += sum.values;
-        if problems.is_empty() {
-            println!(
-                "ok  {path_s}  {}  {} values ({} nulls) in {} pages",
-                desc.physical_type, sum.values, sum.nulls, sum.pages
-            );
-        } else {
-            bad_columns += 1;
-            let more = problems.len().saturating_sub(SHOWN);
-            let mut line = format!("BAD {path_s}: ");
-            line.push_str(&problems[..problems.len().min(SHOWN)].join("; "));
-            if more > 0 {
-                let _ = write!(line, " (+{more} more)");
+            let problems = ctx
+                .problems
+                .into_iter()
+                .map(|p| format!("row group {i}: {p}"))
+                .collect::<Vec<_>>();
+            (sum, problems)
+        },
+        |item, (chunk, chunk_problems)| {
+            progress.advance(1);
+            sum.add(&chunk);
+            problems.extend(chunk_problems);
+            if item % groups + 1 < groups {
+                return Ok(());
             }
-            println!("{line}");
+            let Some(desc) = schema.columns().get(item / groups) else {
+                return Ok(());
+            };
+            let path_s = desc.path_string();
+            let sum = std::mem::take(&mut sum);
+            total_values += sum.values;
+            if problems.is_empty() {
+                progress.println(&format!(
+                    "ok  {path_s}  {}  {} values ({} nulls) in {} pages",
+                    desc.physical_type, sum.values, sum.nulls, sum.pages
+                ));
+            } else {
+                bad_columns += 1;
+                let more = problems.len().saturating_sub(SHOWN);
+                let mut line = format!("BAD {path_s}: ");
+                line.push_str(&problems[..problems.len().min(SHOWN)].join("; "));
+                if more > 0 {
+                    let _ = write!(line, " (+{more} more)");
+                }
+                problems.clear();
+                progress.println(&line);
+            }
+            Ok::<(), String>(())
+        },
+    )?;
+    progress.finish();
+    if groups == 0 {
+        for desc in schema.columns() {
+            let (p, t) = (desc.path_string(), desc.physical_type);
+            println!("ok  {p}  {t}  0 values (0 nulls) in 0 pages");
         }
     }
     for p in &file_problems {
@@ -197,6 +237,14 @@ struct ColumnSummary {
     values: u64,
     nulls: u64,
     pages: u64,
+}
+
+impl ColumnSummary {
+    fn add(&mut self, o: &ColumnSummary) {
+        self.values += o.values;
+        self.nulls += o.nulls;
+        self.pages += o.pages;
+    }
 }
 
 /// What the data of one data page holds.

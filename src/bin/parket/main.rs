@@ -15,6 +15,7 @@ mod layout;
 mod levels;
 mod meta;
 mod pages;
+mod progress;
 mod rewrite;
 mod rows;
 mod write;
@@ -31,10 +32,12 @@ commands:
 
   schema FILE                 print the schema as message text
   meta [--json] FILE          print the footer metadata
-  cat [--json] [--columns a,b.c] [--where EXPR] [--offset N] [--limit N] [--explain] FILE
-                              print the rows (--json: one JSON object per line)
-  check FILE                  decode every page and check the data against the metadata
+  cat [--json] [--columns a,b.c] [--where EXPR] [--offset N] [--limit N] [--explain]
+      [--threads N] FILE      print the rows (--json: one JSON object per line)
+  check [--threads N] FILE    decode every page and check the data against the metadata
                               (counts, statistics, page index, CRCs); exit 1 on a mismatch
+  (--threads N: decode on N threads; default every core. Long work shows a progress line
+  on stderr when it is a terminal.)
   write --schema SCHEMA|@FILE --input ROWS.jsonl|- --output OUT.parquet
         [--codec NAME[:LEVEL]] [--page-version 1|2] [--dictionary on|off]
         [--encoding PATH=ENCODING]... [--bloom-filter PATH]... [--row-group-rows N]
@@ -125,6 +128,15 @@ fn main() {
     if let Err(message) = result {
         eprintln!("parket: {message}");
         std::process::exit(1);
+    }
+}
+
+/// `--threads N` (at least 1), or every core.
+pub fn threads_arg(args: &mut Args) -> Result<usize, String> {
+    match args.parsed::<usize>("--threads")? {
+        Some(0) => Err("--threads: give at least 1".into()),
+        Some(n) => Ok(n),
+        None => Ok(parket::read::parallel::threads_default()),
     }
 }
 
