@@ -9,12 +9,15 @@
 //! pages that hold none of them when the file has a page index. `--explain` prints what
 //! such a scan would read instead of the rows.
 
-use std::io::Write as _;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::sync::{mpsc, Mutex};
 
-use parket::read::FileReader;
+use parket::read::{FileReader, ScanBatch};
 
 use crate::args::Args;
 use crate::file_error;
+use crate::progress::Progress;
 use crate::rows::record_to_json;
 
 /// Opens `path` for reading (streaming: one page in memory at a time).
@@ -25,6 +28,7 @@ pub fn open(path: &str) -> Result<FileReader<'static>, String> {
 
 /// `parket cat`.
 pub fn cat(mut args: Args) -> Result<(), String> {
+    let threads = crate::threads_arg(&mut args)?;
     let as_json = args.flag("--json");
     let columns = args.value("--columns")?;
     let limit = args.parsed::<u64>("--limit")?;
@@ -49,6 +53,50 @@ pub fn cat(mut args: Args) -> Result<(), String> {
     if explain {
         return print_explain(&scan.explain().map_err(|e| file_error(&path, e))?);
     }
+    let schema = match &selected {
+        Some(c) => {
+            file.schema()
+                .project(c)
+                .map_err(|e| file_error(&path, e))?
+                .0
+        }
+        None => file.schema().clone(),
+    };
+    // Rows to print, for the progress line (unknown with --where).
+    let total = match filter {
+        Some(_) => 0,
+        None => u64::try_from(file.metadata().num_rows)
+            .unwrap_or(0)
+            .saturating_sub(offset.unwrap_or(0))
+            .min(limit.unwrap_or(u64::MAX)),
+    };
+    let stdout = std::io::stdout();
+    // To a file (not the terminal the progress would be drawn on): a progress line.
+    let mut progress = if stdout.is_terminal() {
+        None
+    } else {
+        Some(Progress::new("cat", total, "rows"))
+    };
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if threads > 1 {
+        // Batches decoded by the scan (its columns on `threads` threads), assembled and
+        // formatted on `threads` threads, written in file order.
+        let batch_rows = if filter.is_some() { 1024 } else { 8192 };
+        let scan = scan
+            .batch_size(batch_rows)
+            .threads(threads)
+            .build()
+            .map_err(|e| file_error(&path, e))?;
+        return cat_parallel(
+            scan,
+            &schema,
+            threads,
+            as_json,
+            &path,
+            &mut out,
+            &mut progress,
+        );
+    }
     // Every row: the streaming record reader (a few pages per column at a time).
     let records: Box<dyn Iterator<Item = parket::Result<parket::record::Value>>> =
         if offset.is_none() && limit.is_none() && filter.is_none() {
@@ -59,43 +107,152 @@ pub fn cat(mut args: Args) -> Result<(), String> {
         } else {
             Box::new(
                 scan.batch_size(1024)
+                    .threads(1)
                     .build()
                     .map_err(|e| file_error(&path, e))?
                     .records(),
             )
         };
-    let schema = match &selected {
-        Some(c) => {
-            file.schema()
-                .project(c)
-                .map_err(|e| file_error(&path, e))?
-                .0
-        }
-        None => file.schema().clone(),
-    };
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
     let mut line = String::new();
     for (i, record) in records.enumerate() {
         let record = record.map_err(|e| file_error(&path, e))?;
-        line.clear();
-        record_to_json(&schema, &record, &mut line).map_err(|e| format!("{path}: row {i}: {e}"))?;
-        let text = if as_json {
-            std::mem::take(&mut line)
-        } else {
-            let v: serde_json::Value =
-                serde_json::from_str(&line).map_err(|e| format!("row {i}: {e}"))?;
-            let mut s = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
-            s.push('\n');
-            s
-        };
-        if out.write_all(text.as_bytes()).is_err() {
+        format_record(&schema, &record, as_json, i as u64, &path, &mut line)?;
+        if out.write_all(line.as_bytes()).is_err() {
             return Ok(()); // stdout closed (e.g. piped into `head`): stop quietly
         }
-        line = text;
+        if let Some(p) = progress.as_mut() {
+            p.advance(1);
+        }
     }
     let _ = out.flush();
     Ok(())
+}
+
+/// Record `i` as its output text (a JSON line, or the pretty form), into `text`.
+fn format_record(
+    schema: &parket::schema::Schema,
+    record: &parket::record::Value,
+    as_json: bool,
+    i: u64,
+    path: &str,
+    text: &mut String,
+) -> Result<(), String> {
+    text.clear();
+    record_to_json(schema, record, text).map_err(|e| format!("{path}: row {i}: {e}"))?;
+    if !as_json {
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("row {i}: {e}"))?;
+        *text = serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?;
+        text.push('\n');
+    }
+    Ok(())
+}
+
+/// Text of a batch: its records formatted, or the error of the record that failed.
+type BatchText = Result<(u64, String), String>;
+
+/// `cat` on several threads: this thread writes, one reads the scan's batches (at most
+/// `2 * threads` batches ahead of the writing), `threads` assemble and format them. The output
+/// is the single-threaded one, byte for byte.
+fn cat_parallel(
+    mut scan: parket::read::Scan<'_, '_>,
+    schema: &parket::schema::Schema,
+    threads: usize,
+    as_json: bool,
+    path: &str,
+    out: &mut impl Write,
+    progress: &mut Option<Progress>,
+) -> Result<(), String> {
+    let ahead = 2 * threads;
+    // Never full: the tokens keep at most `ahead` batches in flight.
+    let (batch_send, batch_recv) = mpsc::sync_channel::<(usize, u64, ScanBatch)>(ahead);
+    let batch_recv = &Mutex::new(batch_recv);
+    let (text_send, text_recv) = mpsc::channel::<(usize, BatchText)>();
+    // A token per batch in flight: the reader takes one per batch, the writer gives it back.
+    let (token_send, token_recv) = mpsc::sync_channel::<()>(ahead);
+    for _ in 0..ahead {
+        let _ = token_send.send(());
+    }
+    // `move`: returning early drops the writer's ends, which stops the other threads.
+    std::thread::scope(move |s| {
+        let text_send2 = text_send.clone();
+        s.spawn(move || {
+            // Rows before the batch, for the messages that name a row.
+            let mut row = 0u64;
+            for seq in 0.. {
+                if token_recv.recv().is_err() {
+                    return;
+                }
+                match scan.next() {
+                    None => return,
+                    Some(Ok(b)) => {
+                        let n = b.num_rows();
+                        if batch_send.send((seq, row, b)).is_err() {
+                            return;
+                        }
+                        row += n;
+                    }
+                    Some(Err(e)) => {
+                        let _ = text_send2.send((seq, Err(file_error(path, e))));
+                        return;
+                    }
+                }
+            }
+        });
+        for _ in 0..threads {
+            let text_send = text_send.clone();
+            s.spawn(move || loop {
+                let next = match batch_recv.lock() {
+                    Ok(r) => r.recv(),
+                    Err(_) => return,
+                };
+                let Ok((seq, row, batch)) = next else { return };
+                let text = batch_text(schema, &batch, row, as_json, path);
+                if text_send.send((seq, text)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(text_send);
+        let mut held = BTreeMap::new();
+        let mut at = 0usize;
+        // Ends when the reader and the workers are done (their senders dropped).
+        while let Ok((seq, text)) = text_recv.recv() {
+            held.insert(seq, text);
+            while let Some(text) = held.remove(&at) {
+                at += 1;
+                let (rows, text) = text?;
+                if out.write_all(text.as_bytes()).is_err() {
+                    return Ok(()); // stdout closed: stop quietly (dropping the channels)
+                }
+                if let Some(p) = progress.as_mut() {
+                    p.advance(rows);
+                }
+                let _ = token_send.send(());
+            }
+        }
+        let _ = out.flush();
+        Ok(())
+    })
+}
+
+/// The records of `batch` (whose first row is row `row` of the output), formatted.
+fn batch_text(
+    schema: &parket::schema::Schema,
+    batch: &ScanBatch,
+    row: u64,
+    as_json: bool,
+    path: &str,
+) -> BatchText {
+    let records = parket::levels::assemble(schema, &batch.columns)
+        .map_err(|e| file_error(path, e.in_row_group(batch.row_group)))?;
+    let mut text = String::new();
+    let mut line = String::new();
+    for (i, record) in records.iter().enumerate() {
+        format_record(schema, record, as_json, row + i as u64, path, &mut line)?;
+        text.push_str(&line);
+    }
+    Ok((records.len() as u64, text))
 }
 
 /// `cat --explain`: what each stage of the scan keeps (the scan's own plan: see

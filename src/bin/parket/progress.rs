@@ -74,7 +74,10 @@ impl Progress {
         };
         let now = Instant::now();
         let elapsed = now.duration_since(self.start);
-        if elapsed < QUIET_FOR || self.last.is_some_and(|t| now.duration_since(t) < REDRAW_EVERY)
+        if elapsed < QUIET_FOR
+            || self
+                .last
+                .is_some_and(|t| now.duration_since(t) < REDRAW_EVERY)
         {
             return;
         }
