@@ -87,8 +87,8 @@ impl Progress {
         let _ = out.flush();
     }
 
-    /// Erases the line, when one is drawn.
-    fn erase(&mut self) {
+    /// Erases the line, when one is drawn (before the caller prints on stdout itself).
+    pub fn clear(&mut self) {
         if let (Some(out), Some(_)) = (self.out.as_mut(), self.last) {
             let _ = write!(out, "\r\x1b[K");
             let _ = out.flush();
@@ -98,13 +98,13 @@ impl Progress {
     /// Prints `text` and a newline on stdout, the progress line erased first (it is drawn
     /// again at the next [`Progress::advance`]).
     pub fn println(&mut self, text: &str) {
-        self.erase();
+        self.clear();
         println!("{text}");
     }
 
     /// The work is done: erases the line.
     pub fn finish(&mut self) {
-        self.erase();
+        self.clear();
         self.last = None;
     }
 }

@@ -158,14 +158,19 @@ pub fn compare(mut args: Args) -> Result<(), String> {
         "{:<14} {:>5} {:>14} {:>8} {:>10} {:>10}",
         "codec", "page", "bytes", "vs input", "write ms", "read ms"
     ))?;
+    let mut progress =
+        crate::progress::Progress::new("compare", 2 * codecs.len() as u64, "configurations");
     for (name, codec) in &codecs {
         for version in [PageVersion::V1, PageVersion::V2] {
+            progress.advance(0);
             let options = base.clone().codec(*codec).page_version(version);
             let start = Instant::now();
             let out = match rewrite_into(&file, options, Vec::new()) {
                 Ok(out) => out,
                 // A codec left out of this build: say so and go on with the others.
                 Err(e) if matches!(e.kind(), parket::ErrorKind::FeatureDisabled { .. }) => {
+                    progress.advance(1);
+                    progress.clear();
                     line(format!("{name:<14} {:>5} ({e})", page_name(version)))?;
                     continue;
                 }
@@ -175,6 +180,8 @@ pub fn compare(mut args: Args) -> Result<(), String> {
             let start = Instant::now();
             read_all(&out).map_err(|e| format!("{path} rewritten with {name}: {e}"))?;
             let read = start.elapsed();
+            progress.advance(1);
+            progress.clear();
             line(format!(
                 "{name:<14} {:>5} {:>14} {:>7.3}x {:>10} {:>10}",
                 page_name(version),

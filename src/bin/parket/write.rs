@@ -57,12 +57,15 @@ pub fn temp_path(out: &Path) -> PathBuf {
 }
 
 fn write_to(schema: &Schema, options: WriteOptions, input: &str, tmp: &Path) -> Result<(), String> {
+    let mut size = 0; // of the input, for the progress line (unknown from stdin)
     let reader: Box<dyn BufRead> = if input == "-" {
         Box::new(std::io::stdin().lock())
     } else {
         let f = std::fs::File::open(input).map_err(|e| format!("{input}: {e}"))?;
+        size = f.metadata().map_or(0, |m| m.len());
         Box::new(std::io::BufReader::new(f))
     };
+    let mut progress = crate::progress::Progress::new("write", size, "bytes");
     let file = std::fs::File::create(tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
     let mut writer = FileWriter::new(BufWriter::new(file), schema.clone(), options)
         .map_err(|e| e.to_string())?;
@@ -70,6 +73,7 @@ fn write_to(schema: &Schema, options: WriteOptions, input: &str, tmp: &Path) -> 
     for (i, line) in reader.split(b'\n').enumerate() {
         let line_no = i + 1;
         let line = line.map_err(|e| format!("{input}: {e}"))?;
+        progress.advance(line.len() as u64 + 1);
         let line =
             std::str::from_utf8(&line).map_err(|_| format!("line {line_no}: not valid UTF-8"))?;
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -81,6 +85,7 @@ fn write_to(schema: &Schema, options: WriteOptions, input: &str, tmp: &Path) -> 
     }
     writer.write_records(&batch).map_err(|e| e.to_string())?;
     writer.finish().map_err(|e| e.to_string())?;
+    progress.finish();
     let mut sink = writer.into_inner();
     sink.flush()
         .map_err(|e| format!("{}: {e}", tmp.display()))?;
