@@ -91,7 +91,12 @@ fn every_corpus_file_reads_the_same_on_several_threads() {
         // The text compared of a file's batches is many times its data: files whose data
         // is large (large_string_map.brotli.parquet, about 2 GB of strings) are left to the
         // generated files below.
-        let data: i64 = file.metadata().row_groups.iter().map(|g| g.total_byte_size).sum();
+        let data: i64 = file
+            .metadata()
+            .row_groups
+            .iter()
+            .map(|g| g.total_byte_size)
+            .sum();
         if data > 64 << 20 {
             continue;
         }

@@ -148,8 +148,9 @@ fn format_record(
     Ok(())
 }
 
-/// Text of a batch: its records formatted, or the error of the record that failed.
-type BatchText = Result<(u64, String), String>;
+/// Text of a batch: its records formatted (up to the one that failed, and the error), or the
+/// error that left none.
+type BatchText = Result<(u64, String, Option<String>), String>;
 
 /// `cat` on several threads: this thread writes, one reads the scan's batches (at most
 /// `2 * threads` batches ahead of the writing), `threads` assemble and format them. The output
@@ -221,9 +222,13 @@ fn cat_parallel(
             held.insert(seq, text);
             while let Some(text) = held.remove(&at) {
                 at += 1;
-                let (rows, text) = text?;
+                let (rows, text, failed) = text?;
                 if out.write_all(text.as_bytes()).is_err() {
                     return Ok(()); // stdout closed: stop quietly (dropping the channels)
+                }
+                if let Some(e) = failed {
+                    let _ = out.flush();
+                    return Err(e);
                 }
                 if let Some(p) = progress.as_mut() {
                     p.advance(rows);
@@ -249,10 +254,12 @@ fn batch_text(
     let mut text = String::new();
     let mut line = String::new();
     for (i, record) in records.iter().enumerate() {
-        format_record(schema, record, as_json, row + i as u64, path, &mut line)?;
+        if let Err(e) = format_record(schema, record, as_json, row + i as u64, path, &mut line) {
+            return Ok((i as u64, text, Some(e)));
+        }
         text.push_str(&line);
     }
-    Ok((records.len() as u64, text))
+    Ok((records.len() as u64, text, None))
 }
 
 /// `cat --explain`: what each stage of the scan keeps (the scan's own plan: see
