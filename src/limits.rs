@@ -4,6 +4,15 @@
 //! allocated; sizes that describe *decompressed* or *decoded* data (which the compressed bytes
 //! cannot bound) are checked against these limits instead.
 //!
+//! What passes the checks is then allocated through one function, [`reserve`] (and
+//! [`zeroed`], built on it): at once and fallibly, so that a size the allocator cannot give
+//! (a 1 GiB page under a 2 GiB address space, a small embedded heap) is an
+//! [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) located like any other error
+//! ("cannot allocate 1073741872 bytes for the values of a page (row group 0, column a, page
+//! 1)"), never the abort of Rust's allocation-failure handler. Decompressed pages,
+//! dictionaries, value and level buffers, footers, Bloom filters and page indexes all go
+//! through it.
+//!
 //! ```
 //! use parket::Limits;
 //! let limits = Limits::default().max_page_bytes(16 << 20);
@@ -11,6 +20,8 @@
 //! assert!(limits.check_page_bytes(1 << 20).is_ok());
 //! assert!(limits.check_page_bytes(17 << 20).is_err());
 //! ```
+
+use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 
@@ -129,5 +140,73 @@ fn check(what: &'static str, n: u64, limit: u64) -> Result<()> {
         Err(Error::limit(what, n, limit))
     } else {
         Ok(())
+    }
+}
+
+/// Makes room in `v` for `additional` more elements, a number that comes from a file, or
+/// fails with [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) naming `what` and the
+/// bytes asked for: the one place where the reader allocates what a file declares.
+///
+/// Room that is there already costs nothing. Otherwise the buffer grows as `Vec::reserve`
+/// grows it (at least doubling, so that buffers filled page after page stay linear), and when
+/// that much is not available, to exactly the size needed (`try_reserve_exact`): never more
+/// than twice the declared size, and never an abort.
+pub(crate) fn reserve<T>(v: &mut Vec<T>, additional: usize, what: &'static str) -> Result<()> {
+    if v.capacity() - v.len() >= additional
+        || v.try_reserve(additional).is_ok()
+        || v.try_reserve_exact(additional).is_ok()
+    {
+        return Ok(());
+    }
+    let size = core::mem::size_of::<T>() as u64;
+    Err(Error::out_of_memory(
+        what,
+        (additional as u64).saturating_mul(size),
+    ))
+}
+
+/// A copy of `bytes` (file bytes about to be decrypted or kept), allocated through [`reserve`].
+pub(crate) fn copied(bytes: &[u8], what: &'static str) -> Result<Vec<u8>> {
+    let mut v = Vec::new();
+    reserve(&mut v, bytes.len(), what)?;
+    v.extend_from_slice(bytes);
+    Ok(v)
+}
+
+/// `len` zero bytes, allocated through [`reserve`]: the buffer that file bytes whose length
+/// comes from the file (a footer, a Bloom filter, a page index) are read into.
+pub(crate) fn zeroed(len: usize, what: &'static str) -> Result<Vec<u8>> {
+    let mut v = Vec::new();
+    reserve(&mut v, len, what)?;
+    v.resize(len, 0);
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserve_fails_with_the_bytes_asked_for() {
+        let mut v: Vec<u64> = Vec::new();
+        reserve(&mut v, 1000, "the values of a page").unwrap();
+        assert!(v.capacity() >= 1000);
+        // Room that is there is not asked for again.
+        let cap = v.capacity();
+        reserve(&mut v, 10, "the values of a page").unwrap();
+        assert_eq!(v.capacity(), cap);
+        // More than any address space: an error, not an abort. 2^60 u64s are 2^63 bytes.
+        let e = reserve(&mut v, 1 << 60, "the values of a page").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "cannot allocate 9223372036854775808 bytes for the values of a page"
+        );
+        assert_eq!(zeroed(3, "the footer").unwrap(), [0, 0, 0]);
+        assert_eq!(copied(b"ab", "a page").unwrap(), b"ab");
+        let e = zeroed(usize::MAX, "the footer").unwrap_err();
+        assert!(matches!(
+            e.kind(),
+            crate::ErrorKind::OutOfMemory { what: "the footer", .. }
+        ));
     }
 }

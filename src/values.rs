@@ -458,7 +458,8 @@ impl Values {
     }
 
     /// Makes room for `n` more values (and, for BYTE_ARRAY, `bytes` more bytes of data) at
-    /// once, fallibly (amortized growth, as `Vec::try_reserve`): a size that comes from a file
+    /// once, fallibly (through the crate's one reservation: amortized growth, else exactly
+    /// the room asked for): a size that comes from a file
     /// and does not fit in memory becomes an error naming the bytes asked for, not an abort.
     ///
     /// ```
@@ -470,11 +471,10 @@ impl Values {
     /// assert!(e.to_string().starts_with("cannot allocate "), "{e}");
     /// ```
     pub fn try_reserve(&mut self, n: usize, bytes: usize) -> crate::error::Result<()> {
-        fn grow<T>(v: &mut Vec<T>, n: usize) -> Result<(), u64> {
-            v.try_reserve(n)
-                .map_err(|_| (n as u64).saturating_mul(core::mem::size_of::<T>() as u64))
+        fn grow<T>(v: &mut Vec<T>, n: usize) -> crate::error::Result<()> {
+            crate::limits::reserve(v, n, "the values of a page")
         }
-        let r = match self {
+        match self {
             Values::Boolean(v) => grow(v, n),
             Values::Int32(v) => grow(v, n),
             Values::Int64(v) => grow(v, n),
@@ -483,8 +483,7 @@ impl Values {
             Values::Double(v) => grow(v, n),
             Values::ByteArray(v) => grow(&mut v.offsets, n).and_then(|()| grow(&mut v.data, bytes)),
             Values::FixedLenByteArray(v) => grow(&mut v.data, n.saturating_mul(v.width)),
-        };
-        r.map_err(|bytes| crate::error::Error::out_of_memory("the values of a page", bytes))
+        }
     }
 
     /// Removes every value, keeping the allocations.

@@ -87,16 +87,15 @@ impl Sbbf {
                 (bitset.len() / BLOCK_BYTES) as i64,
             ));
         }
-        let blocks = bitset
-            .chunks_exact(BLOCK_BYTES)
-            .map(|b| {
-                let mut block = [0u32; 8];
-                for (w, c) in block.iter_mut().zip(b.chunks_exact(4)) {
-                    *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                }
-                block
-            })
-            .collect();
+        let mut blocks = Vec::new();
+        crate::limits::reserve(&mut blocks, bitset.len() / BLOCK_BYTES, "the Bloom filter")?;
+        blocks.extend(bitset.chunks_exact(BLOCK_BYTES).map(|b| {
+            let mut block = [0u32; 8];
+            for (w, c) in block.iter_mut().zip(b.chunks_exact(4)) {
+                *w = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            }
+            block
+        }));
         Ok(Sbbf { blocks })
     }
 

@@ -307,8 +307,7 @@ impl Decompressor {
         // The declared size, reserved once and fallibly: no doubling (which asked for 2 GiB for
         // a 1 GiB page), and too little memory is an error, not an abort. The size was
         // checked against the caller's limits and, per codec, against the input's length.
-        out.try_reserve_exact(uncompressed_size)
-            .map_err(|_| Error::out_of_memory("the decompressed page", uncompressed_size as u64))?;
+        crate::limits::reserve(out, uncompressed_size, "the decompressed page")?;
         let r = self.decompress_inner(codec, input, uncompressed_size, out);
         match r {
             Ok(()) if out.len() - start == uncompressed_size => Ok(()),
@@ -565,8 +564,10 @@ pub(crate) fn check_ratio(input_len: usize, declared: usize, ratio: usize) -> Re
     Ok(())
 }
 
-/// Reads exactly `size` bytes from a decompressing reader into `out`, growing `out` at most
-/// geometrically with what was really produced, then checks that the stream has ended.
+/// Reads exactly `size` bytes from a decompressing reader into `out`, then checks that the
+/// stream has ended. `out` has room for them ([`Decompressor::decompress`] reserved it): it is
+/// zero-filled only as far as the stream really produces (geometric steps), so a page that
+/// declares more than it holds costs no more than it holds.
 #[cfg(feature = "std")]
 #[allow(dead_code)]
 pub(crate) fn read_bounded<R: std::io::Read>(

@@ -192,6 +192,8 @@ pub(crate) fn decode_lengths(
     out: &mut Vec<usize>,
 ) -> Result<usize> {
     let start = out.len();
+    // A bit width of 0 holds any number of lengths in a few bytes: room for them, fallibly.
+    crate::limits::reserve(out, num_values, "the byte array lengths of a page")?;
     // Keep the 32-bit pattern; negative lengths show up as values above i32::MAX.
     let consumed = variant::decode(input, num_values, out, 32, true, |v| v as u32 as usize)?;
     let lengths = out.get(start..).unwrap_or(&[]);

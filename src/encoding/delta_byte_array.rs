@@ -63,7 +63,7 @@ use alloc::vec::Vec;
 use super::{delta_binary_packed, delta_length_byte_array};
 use crate::bytes::{extend_short, SHORT};
 use crate::error::{Error, Result};
-use crate::limits::Limits;
+use crate::limits::{reserve, Limits};
 use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
 
 /// Decodes `num_values` BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY values from `input`, appending to
@@ -98,8 +98,8 @@ pub fn decode_with_limit(
     };
     let parts = Parts::decode(input, num_values, width, max_bytes)?;
     match out {
-        Values::ByteArray(b) => parts.write_byte_arrays(b),
-        Values::FixedLenByteArray(f) => parts.write_fixed(f),
+        Values::ByteArray(b) => parts.write_byte_arrays(b)?,
+        Values::FixedLenByteArray(f) => parts.write_fixed(f)?,
         _ => {}
     }
     Ok(parts.consumed)
@@ -108,7 +108,7 @@ pub fn decode_with_limit(
 /// [`decode`] into a [`ByteArrays`].
 pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays) -> Result<usize> {
     let parts = Parts::decode(input, num_values, None, Limits::default().page_bytes)?;
-    parts.write_byte_arrays(out);
+    parts.write_byte_arrays(out)?;
     Ok(parts.consumed)
 }
 
@@ -200,6 +200,12 @@ impl<'a> Parts<'a> {
         })
     }
 
+    /// Makes room, fallibly, for the values' bytes (and the 16 that [`Parts::write`]'s block
+    /// copies may write past them): counted by `decode`, they may be far more than the input.
+    fn reserve(&self, data: &mut Vec<u8>) -> Result<()> {
+        reserve(data, self.total + 16, "the values of a page")
+    }
+
     /// Appends the values to `data` (each value's prefix is copied from the previous value),
     /// calling `end` after each. Infallible: `decode` checked everything.
     ///
@@ -269,14 +275,18 @@ impl<'a> Parts<'a> {
         }
     }
 
-    fn write_byte_arrays(&self, out: &mut ByteArrays) {
+    fn write_byte_arrays(&self, out: &mut ByteArrays) -> Result<()> {
         let (offsets, data) = out.parts_mut();
-        offsets.reserve(self.prefixes.len());
+        reserve(offsets, self.prefixes.len(), "the values of a page")?;
+        self.reserve(data)?;
         self.write(data, |o| offsets.push(o));
+        Ok(())
     }
 
-    fn write_fixed(&self, out: &mut FixedLenByteArrays) {
+    fn write_fixed(&self, out: &mut FixedLenByteArrays) -> Result<()> {
+        self.reserve(out.data_mut())?;
         self.write(out.data_mut(), |_| {});
+        Ok(())
     }
 }
 

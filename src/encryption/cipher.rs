@@ -118,7 +118,7 @@ pub fn decrypt_gcm(key: &Key, buf: &[u8], aad: &[u8], module: &'static str) -> R
     }
     let (nonce, rest) = buf.split_at(NONCE_LEN);
     let (ct, tag) = rest.split_at(rest.len() - TAG_LEN);
-    let mut out = ct.to_vec();
+    let mut out = crate::limits::copied(ct, module)?;
     match gcm_apply(key, nonce, aad, &mut out, Some(tag)) {
         Ok(_) => Ok(out),
         Err(()) => {
@@ -140,7 +140,7 @@ pub fn decrypt_ctr(key: &Key, buf: &[u8]) -> Result<Vec<u8>> {
         ));
     }
     let (nonce, ct) = buf.split_at(NONCE_LEN);
-    let mut out = ct.to_vec();
+    let mut out = crate::limits::copied(ct, "an AES-CTR module")?;
     ctr_apply(key, nonce, &mut out);
     Ok(out)
 }
@@ -174,7 +174,7 @@ pub fn verify_signature(key: &Key, footer: &[u8], signature: &[u8], aad: &[u8]) 
         ));
     }
     let (nonce, tag) = signature.split_at(NONCE_LEN);
-    let mut buf = footer.to_vec();
+    let mut buf = crate::limits::copied(footer, "the footer")?;
     let computed = gcm_apply(key, nonce, aad, &mut buf, None).map_err(|_| auth_failed("footer"))?;
     // Constant time in the tag.
     let diff = computed

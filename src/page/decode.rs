@@ -107,7 +107,7 @@ use crate::format::{
     CompressionCodec, DataPageHeader, DataPageHeaderV2, DictionaryPageHeader, Encoding, PageHeader,
     PageType, PhysicalType,
 };
-use crate::limits::Limits;
+use crate::limits::{reserve, Limits};
 use crate::schema::ColumnDescriptor;
 use crate::values::{LeafData, Values, ValuesRef};
 use alloc::borrow::Cow;
@@ -605,10 +605,9 @@ impl<'a> PageDecoder<'a> {
                     // The page alone (`section` leaves `buf` at least that long).
                     buf.truncate(uncompressed);
                 } else {
-                    if buf.try_reserve_exact(body.len()).is_err() {
+                    if let Err(e) = reserve(&mut buf, body.len(), "the dictionary page") {
                         self.dict_bytes = buf;
-                        let bytes = body.len() as u64;
-                        return Err(Error::out_of_memory("the dictionary page", bytes));
+                        return Err(e);
                     }
                     buf.extend_from_slice(body);
                 }
@@ -616,6 +615,12 @@ impl<'a> PageDecoder<'a> {
             }
         };
         let mut starts = Vec::new();
+        // An entry takes its 4-byte length at least: as many starts as the page can hold.
+        reserve(
+            &mut starts,
+            n.min(page.len() / 4) + 1,
+            "the dictionary's offsets",
+        )?;
         plain::byte_array_starts(&page, n, &mut starts).map_err(|e| locate(e, decompressed, 0))?;
         // As held in memory when decoded: the entries' bytes and an 8-byte offset each.
         let entry_bytes = starts.last().map_or(0, |&end| end - 4 * n);
@@ -887,8 +892,13 @@ fn v1_levels(
 
 /// Makes room for `n` more levels, fallibly (the levels of a page are decoded whole).
 fn reserve_levels(out: &mut Vec<u16>, n: usize) -> Result<()> {
-    out.try_reserve(n)
-        .map_err(|_| Error::out_of_memory("the levels of a page", 2 * n as u64))
+    reserve(out, n, "the levels of a page")
+}
+
+/// Makes room for a page's `n` dictionary indices, fallibly: a run of a few bytes may
+/// declare any number of them (up to [`Limits::values_per_page`]).
+fn reserve_indices(indices: &mut Vec<u32>, n: usize) -> Result<()> {
+    reserve(indices, n, "the dictionary indices of a page")
 }
 
 /// Makes room, fallibly, for the `n` PLAIN values of `len` bytes about to be decoded into
@@ -906,6 +916,30 @@ fn reserve_plain(out: &mut Values, len: usize, n: usize) -> Result<()> {
     out.try_reserve(n.min(most), bytes)
 }
 
+/// Makes room, fallibly, for the `n` values of a page in `encoding` (`len` bytes) before they
+/// are decoded, so that the decoders' own growth finds the room there. `n` is the count the
+/// levels gave, within [`Limits::values_per_page`]; encodings that may hold many values in
+/// few bytes (dictionary indices, delta bit width 0, RLE booleans, ALP) get all of them, the
+/// others as many as their bytes can hold. Byte arrays gathered from a dictionary reserve
+/// their bytes once the indices are known ([`gather_reserved`]), DELTA_BYTE_ARRAY once its
+/// prefix lengths are ([`delta_byte_array`]).
+fn reserve_values(encoding: Encoding, out: &mut Values, len: usize, n: usize) -> Result<()> {
+    match encoding {
+        Encoding::Plain => reserve_plain(out, len, n),
+        Encoding::DeltaLengthByteArray => out.try_reserve(n, len),
+        Encoding::ByteStreamSplit => {
+            let width = match out {
+                Values::Int32(_) | Values::Float(_) => 4,
+                Values::Int64(_) | Values::Double(_) => 8,
+                Values::FixedLenByteArray(f) => f.width().max(1),
+                _ => 1,
+            };
+            out.try_reserve(n.min(len / width), 0)
+        }
+        _ => out.try_reserve(n, 0),
+    }
+}
+
 /// Decodes `n` values of `encoding` from `data`, appending to `out`; returns true when, with
 /// `defer_bytes`, a dictionary-encoded BYTE_ARRAY page's values were left as their indices
 /// in `indices` (checked against the dictionary) instead (see
@@ -921,9 +955,9 @@ fn decode_values(
     defer_bytes: bool,
     out: &mut Values,
 ) -> Result<bool> {
+    reserve_values(encoding, out, data.len(), n)?;
     match encoding {
         Encoding::Plain => {
-            reserve_plain(out, data.len(), n)?;
             plain::decode(data, n, out)?;
         }
         Encoding::PlainDictionary | Encoding::RleDictionary => {
@@ -1000,7 +1034,10 @@ use fast as variant;
 /// The default page decoder's choices.
 #[cfg(not(parket_opt_size))]
 mod fast {
-    use super::{check_gather_bytes, dictionary, gather_reserved, Dict, Limits, Result, Values};
+    use super::{
+        check_gather_bytes, dictionary, gather_reserved, reserve_indices, Dict, Limits, Result,
+        Values,
+    };
     use alloc::vec::Vec;
 
     /// BYTE_ARRAY gathers may be deferred ([`super::PageDecoder::defer_byte_array_gather`]).
@@ -1029,6 +1066,7 @@ mod fast {
             // Count the bytes the indices really select before copying them, and reserve
             // them at once, fallibly.
             indices.clear();
+            reserve_indices(indices, n)?;
             dictionary::decode_indices(data, n, indices)?;
             check_gather_bytes(dict, indices, limits)?;
             gather_reserved(dict, indices, out)?;
@@ -1079,6 +1117,7 @@ fn decode_checked_indices(
     limits: &Limits,
 ) -> Result<()> {
     indices.clear();
+    reserve_indices(indices, n)?;
     if let Err(e) = dictionary::decode_indices(data, n, indices) {
         // An index decoded before the error that is past the dictionary's end comes first.
         return Err(dictionary::check_max(indices, dict.len())

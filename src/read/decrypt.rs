@@ -420,14 +420,14 @@ impl super::FileReader<'_> {
         module: ModuleType,
         at: u64,
     ) -> Result<(Vec<u8>, u64)> {
-        let len = self.read_range(at..at.saturating_add(LENGTH_LEN as u64))?;
+        let len = self.read_range(at..at.saturating_add(LENGTH_LEN as u64), module.name())?;
         let len = <[u8; 4]>::try_from(&*len)
             .map_err(|_| Error::truncated(module.name(), 4, 0).at_offset(at))?;
         let n = LENGTH_LEN as u64 + u64::from(u32::from_le_bytes(len));
         self.limits()
             .check_metadata_bytes(n)
             .map_err(|e| e.at_offset(at))?;
-        let bytes = self.read_range(at..at.saturating_add(n))?;
+        let bytes = self.read_range(at..at.saturating_add(n), module.name())?;
         let (plain, used) = d.module(module, &bytes).map_err(|e| e.at_offset(at))?;
         Ok((plain, at + used as u64))
     }

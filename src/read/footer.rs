@@ -216,7 +216,9 @@ pub(crate) fn read_footer_bytes_at(
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
     let (start, encrypted) = locate_any(tail, &head, file_len, limits)?;
-    let mut footer = alloc::vec![0u8; (tail_offset - start) as usize];
+    let len = usize::try_from(tail_offset - start)
+        .map_err(|_| Error::out_of_range("footer length", i64::MAX))?;
+    let mut footer = crate::limits::zeroed(len, "the footer")?;
     r.read_at(start, &mut footer)?;
     Ok((footer, start, encrypted))
 }
@@ -293,14 +295,9 @@ pub(crate) fn read_metadata_at(r: &dyn super::ReadAt, limits: &Limits) -> Result
     let mut head = [0u8; 4];
     r.read_at(0, &mut head)?;
     check_head(&head)?;
-    // `resize` rather than `vec![0; n]`: the readers link `resize` anyway, not
-    // `alloc_zeroed` (smaller builds; the footer is read once).
-    #[allow(clippy::slow_vector_initialization)]
-    let mut footer = {
-        let mut v = Vec::new();
-        v.resize(footer_len as usize, 0u8);
-        v
-    };
+    // `resize` rather than `vec![0; n]`, inside `zeroed`: the readers link `resize` anyway,
+    // not `alloc_zeroed` (smaller builds; the footer is read once).
+    let mut footer = crate::limits::zeroed(footer_len as usize, "the footer")?;
     r.read_at(start, &mut footer)?;
     FileMetaData::decode_with_limits(&footer, limits).map_err(|e| e.offset_by(start))
 }

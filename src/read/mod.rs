@@ -175,6 +175,8 @@ impl SourceRef<'_> {
                         };
                         let len = usize::try_from(r.end - r.start)
                             .map_err(|_| Error::out_of_range("page size", i64::MAX))?;
+                        let more = len.saturating_sub(window.len());
+                        crate::limits::reserve(window, more, "a page")?;
                         window.resize(len, 0);
                         let tail = window.get_mut(from as usize..).unwrap_or(&mut []);
                         reader.read_at(r.start + from, tail)?;
@@ -745,11 +747,12 @@ impl<'a> FileReader<'a> {
         Ok(Pages::new(self.source_ref(), walk))
     }
 
-    /// The file bytes `range` (borrowed when the file is in memory). Errors when the range is
-    /// not inside the file.
+    /// The file bytes `range` of `what` (borrowed when the file is in memory). Errors when
+    /// the range is not inside the file, or when it cannot be allocated.
     pub(crate) fn read_range(
         &self,
         range: core::ops::Range<u64>,
+        what: &'static str,
     ) -> Result<alloc::borrow::Cow<'_, [u8]>> {
         if range.start > range.end || range.end > self.file_len {
             return Err(Error::truncated(
@@ -765,7 +768,9 @@ impl<'a> FileReader<'a> {
                 .ok_or_else(|| Error::truncated("bytes", range.end - range.start, 0)),
             #[cfg(feature = "std")]
             SourceRef::Reader(r) => {
-                let mut buf = alloc::vec![0; (range.end - range.start) as usize];
+                let len = usize::try_from(range.end - range.start)
+                    .map_err(|_| Error::out_of_range("length of a range of the file", i64::MAX))?;
+                let mut buf = crate::limits::zeroed(len, what)?;
                 r.read_at(range.start, &mut buf)?;
                 Ok(alloc::borrow::Cow::Owned(buf))
             }

@@ -100,7 +100,7 @@ impl<'a> Pages<'a> {
                 body,
             }));
         }
-        let body = stored.to_vec();
+        let body = crate::limits::copied(stored, "a page")?;
         Ok(Some(RawPage {
             offset: p.offset,
             header: p.header,

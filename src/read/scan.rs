@@ -1529,14 +1529,14 @@ impl<'a> FileReader<'a> {
         }
         // The header is a few bytes; read a prefix (within the file), then the bitset.
         let head_end = start.saturating_add(64).min(self.file_len());
-        let head = self.read_range(start..head_end)?;
+        let head = self.read_range(start..head_end, "the Bloom filter header")?;
         let (header, used) = BloomFilterHeader::decode(&head).map_err(|e| e.offset_by(start))?;
         let n = u64::try_from(header.num_bytes).map_err(|_| {
             Error::out_of_range("BloomFilterHeader.num_bytes", header.num_bytes.into())
         })?;
         self.limits().check_metadata_bytes(n)?;
         let bits_at = start + used as u64;
-        let bits = self.read_range(bits_at..bits_at.saturating_add(n))?;
+        let bits = self.read_range(bits_at..bits_at.saturating_add(n), "the Bloom filter")?;
         Ok(Some(
             Sbbf::from_bytes(&bits).map_err(|e| e.at_offset(bits_at))?,
         ))
@@ -1571,7 +1571,7 @@ impl<'a> FileReader<'a> {
         let len =
             u64::try_from(len).map_err(|_| Error::out_of_range("page index length", len.into()))?;
         self.limits().check_metadata_bytes(len)?;
-        let bytes = self.read_range(start..start.saturating_add(len))?;
+        let bytes = self.read_range(start..start.saturating_add(len), "the page index")?;
         #[cfg(feature = "encryption")]
         if let Some(d) = self.chunk_decryptor(row_group, column)? {
             let (plain, _) = d.module(module, &bytes).map_err(|e| e.at_offset(start))?;
