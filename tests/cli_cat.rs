@@ -228,36 +228,6 @@ fn columns_select_as_pyarrow_does() {
     }
 }
 
-/// Allocation failure is an error, not an abort: under a 2 GiB address-space limit
-/// (`ulimit -v`, RLIMIT_AS), `cat --json` of the file with two 1 GiB map keys cannot hold its
-/// pages. It must end with a clean error naming the allocation (or succeed), never be killed by
-/// a signal (Rust's allocation-failure handler aborts). Before: `read_bounded` grew its buffer
-/// by doubling and asked for 2 GiB for a 1 GiB page, and the failure aborted.
-#[cfg(unix)]
-#[test]
-fn allocation_failure_is_an_error_under_a_2_gib_address_space() {
-    use std::os::unix::process::ExitStatusExt;
-    let root = std::env::var("PARQUET_TEST_DATA").unwrap_or_else(|_| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/parquet-testing").into()
-    });
-    let file = Path::new(&root).join("data/large_string_map.brotli.parquet");
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 2097152 && exec \"$0\" cat --json \"$1\" > /dev/null")
-        .arg(env!("CARGO_BIN_EXE_parket"))
-        .arg(&file)
-        .output()
-        .expect("run sh");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.signal(), None, "killed by a signal: {stderr}");
-    if !out.status.success() {
-        assert!(
-            stderr.contains("cannot allocate ") && stderr.contains("arr.key_value.key"),
-            "{stderr}"
-        );
-    }
-}
-
 /// `--offset` / `--limit` print the rows pyarrow has there (read through the offset index of
 /// alltypes_tiny_pages, 7300 rows in pages of a few rows), and `--explain` says how little a
 /// scan of them reads.

@@ -183,8 +183,12 @@ fn decode_message(b: &[u8]) -> Option<Schema> {
     }
     let schema = message.table(2)?;
     let mut fields = Vec::new();
+    // Offsets may point at one table many times: children `[a, a]` on every level of a
+    // 64-deep chain are 2^64 fields from a few KiB. A tree of distinct tables has fewer
+    // fields than bytes, so at most that many are decoded.
+    let mut budget = body.len();
     for f in schema.tables(1)? {
-        fields.push(decode_field(f, 0)?);
+        fields.push(decode_field(f, 0, &mut budget)?);
     }
     Some(Schema::new_with_metadata(fields, metadata(&schema, 2)?))
 }
@@ -207,15 +211,17 @@ fn unit(u: i16) -> Option<TimeUnit> {
     })
 }
 
-fn decode_field(f: Table<'_>, depth: usize) -> Option<Field> {
+/// A field and its children; `None` past 64 levels, or past `budget` fields in all.
+fn decode_field(f: Table<'_>, depth: usize, budget: &mut usize) -> Option<Field> {
     if depth > 64 {
         return None;
     }
+    *budget = budget.checked_sub(1)?;
     let name = f.str(0).unwrap_or("");
     let nullable = f.u8(1, 0) != 0;
     let mut children = Vec::new();
     for c in f.tables(5)? {
-        children.push(decode_field(c, depth + 1)?);
+        children.push(decode_field(c, depth + 1, budget)?);
     }
     let t = f.table(3);
     let int = |t: Option<Table<'_>>| -> Option<DataType> {
@@ -631,6 +637,69 @@ mod tests {
         assert_eq!(n + 8, b.len());
         assert_eq!(n % 8, 0);
         assert_eq!(schema_from_metadata(&value), Some(s));
+    }
+
+    /// An `ARROW:schema` (footer bytes) whose field tables share children: each of 64 struct
+    /// fields lists the next one twice, so the tree they describe has 2^64 fields in 1.5 KiB.
+    /// Decoding it followed every path (it never ended); now it stops at the budget of one
+    /// field per byte. The same chain with one child each, 65 fields, still decodes.
+    #[test]
+    fn shared_children_are_bounded_by_the_bytes() {
+        // Hand-laid, front to back, every offset forward: a table is its vtable, then
+        // `soffset = vtable length`, then the fields. Field: `type_type` (slot 2) at +4,
+        // `children` (slot 5) at +8.
+        fn chain(children: u32) -> Vec<u8> {
+            fn put(b: &mut Vec<u8>, v: &[u32], wide: bool) {
+                for x in v {
+                    if wide {
+                        b.extend_from_slice(&x.to_le_bytes());
+                    } else {
+                        b.extend_from_slice(&(*x as u16).to_le_bytes());
+                    }
+                }
+            }
+            let mut b = Vec::new();
+            put(&mut b, &[0], true); // the root offset, set below
+            // Message: header_type (slot 1) = 1 (Schema) at +4, header (slot 2) at +8.
+            put(&mut b, &[10, 12, 0, 4, 8], false);
+            let message = b.len() as u32;
+            b[..4].copy_from_slice(&message.to_le_bytes());
+            // The schema table follows this table and its own 8-byte vtable.
+            put(&mut b, &[10, 1, 4 + 8], true);
+            // Schema: fields (slot 1) at +4; the vector right after; its one field's table
+            // after the field's 16-byte vtable.
+            put(&mut b, &[8, 8, 0, 4], false);
+            put(&mut b, &[8, 4], true);
+            put(&mut b, &[1, 4 + 16], true);
+            // Each field: vtable, table, then its children vector, the next field after it.
+            for level in 0..=64u32 {
+                let leaf = level == 64;
+                put(&mut b, &[16, 12, 0, 0, 4, 0, 0, if leaf { 0 } else { 8 }], false);
+                put(&mut b, &[16, if leaf { 1 } else { 13 }, 4], true);
+                if !leaf {
+                    put(&mut b, &[children], true);
+                    // An element's offset is relative to itself: to the next table, past
+                    // the rest of the vector and the next vtable.
+                    for k in 0..children {
+                        put(&mut b, &[4 * (children - k) + 16], true);
+                    }
+                }
+            }
+            let mut framed = (b.len() as u32).to_le_bytes().to_vec();
+            framed.extend_from_slice(&b);
+            framed
+        }
+        let one = decode_message(&chain(1)).expect("a chain of 65 fields decodes");
+        let mut depth = 0;
+        let mut f = one.fields()[0].clone();
+        while let DataType::Struct(c) = f.data_type() {
+            depth += 1;
+            f = c[0].clone();
+        }
+        assert_eq!(depth, 64);
+        let start = std::time::Instant::now();
+        assert_eq!(decode_message(&chain(2)), None);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
     }
 
     #[test]
