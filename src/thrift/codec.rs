@@ -214,9 +214,15 @@ impl<T: ThriftType> ThriftType for Vec<T> {
     fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
         let size = list_of(r, T::WIRE)?;
         // `size` was checked against the bytes that remain (one byte per element at least);
-        // reserve a bounded amount up front and let the vector grow as elements really decode.
+        // reserve a bounded amount up front and let the vector grow as elements really decode,
+        // fallibly: a footer or page index of 256 MiB may hold 2 GiB of 8-byte elements.
         let mut out = Vec::with_capacity(size.min(1024));
-        for _ in 0..size {
+        for i in 0..size {
+            if out.len() == out.capacity() {
+                // Doubling, as `push` would, but an error when the memory is not there.
+                let more = out.len().max(1024).min(size - i);
+                crate::limits::reserve(&mut out, more, "a Thrift list")?;
+            }
             out.push(T::read(r, ctx)?);
         }
         Ok(out)
