@@ -206,7 +206,10 @@ mod tests {
         let e = zeroed(usize::MAX, "the footer").unwrap_err();
         assert!(matches!(
             e.kind(),
-            crate::ErrorKind::OutOfMemory { what: "the footer", .. }
+            crate::ErrorKind::OutOfMemory {
+                what: "the footer",
+                ..
+            }
         ));
     }
 }

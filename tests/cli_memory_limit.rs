@@ -102,7 +102,10 @@ fn run_limited(args: &[&str], file: &Path, err_path: &Path, timeout: Duration) -
         .map(str::to_string);
     match line {
         Some(l) => End::Error(l),
-        None => End::Crash(format!("{status} without an error message: {}", stderr.trim())),
+        None => End::Crash(format!(
+            "{status} without an error message: {}",
+            stderr.trim()
+        )),
     }
 }
 
@@ -133,10 +136,8 @@ fn big_file_under_2_gib_address_space() {
 
 /// A fresh directory under the system's temporary directory.
 fn tempdir(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "parket-memory-limit-{what}-{}",
-        std::process::id()
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("parket-memory-limit-{what}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("create temporary directory");
     dir
 }

@@ -659,7 +659,8 @@ mod tests {
                 }
             }
             let mut b = Vec::new();
-            put(&mut b, &[0], true); // the root offset, set below
+            // The root offset, set below.
+            put(&mut b, &[0], true);
             // Message: header_type (slot 1) = 1 (Schema) at +4, header (slot 2) at +8.
             put(&mut b, &[10, 12, 0, 4, 8], false);
             let message = b.len() as u32;
@@ -674,7 +675,11 @@ mod tests {
             // Each field: vtable, table, then its children vector, the next field after it.
             for level in 0..=64u32 {
                 let leaf = level == 64;
-                put(&mut b, &[16, 12, 0, 0, 4, 0, 0, if leaf { 0 } else { 8 }], false);
+                put(
+                    &mut b,
+                    &[16, 12, 0, 0, 4, 0, 0, if leaf { 0 } else { 8 }],
+                    false,
+                );
                 put(&mut b, &[16, if leaf { 1 } else { 13 }, 4], true);
                 if !leaf {
                     put(&mut b, &[children], true);
