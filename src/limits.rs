@@ -4,8 +4,8 @@
 //! allocated; sizes that describe *decompressed* or *decoded* data (which the compressed bytes
 //! cannot bound) are checked against these limits instead.
 //!
-//! What passes the checks is then allocated through one function, [`reserve`] (and
-//! [`zeroed`], built on it): at once and fallibly, so that a size the allocator cannot give
+//! What passes the checks is then allocated through one function, `limits::reserve` (and
+//! `zeroed` and `copied`, built on it): at once and fallibly, so that a size the allocator cannot give
 //! (a 1 GiB page under a 2 GiB address space, a small embedded heap) is an
 //! [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) located like any other error
 //! ("cannot allocate 1073741872 bytes for the values of a page (row group 0, column a, page
