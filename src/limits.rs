@@ -28,6 +28,7 @@ use crate::error::{Error, Result};
 /// Upper bounds on the resources one file may claim. The defaults read any file that the
 /// common writers produce; lower them for hostile input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
 pub struct Limits {
     /// Largest footer (serialized FileMetaData), in bytes.
     pub metadata_bytes: u64,

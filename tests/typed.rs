@@ -576,13 +576,104 @@ fn unknown_columns_are_named() {
     let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
     let mut rg = w.next_row_group().unwrap();
     let e = rg.column("nope").err().unwrap().to_string();
-    assert!(e.contains("\"nope\""), "{e}");
+    assert!(
+        e.contains(
+            "no leaf column with the path \"nope\"; the leaf columns are a, tags.list.element"
+        ),
+        "{e}"
+    );
+    // A group's path where a leaf is needed: the leaves under it are suggested.
     let e = rg
         .write("tags", ValuesRef::Int32(&[1]), &[], &[])
         .unwrap_err()
         .to_string();
-    assert!(e.contains("tags"), "{e}");
+    assert!(
+        e.contains(
+            "\"tags\" is a group, not a leaf column; its leaf columns are tags.list.element"
+        ),
+        "{e}"
+    );
+    let e = rg.close_column("tags.list").unwrap_err().to_string();
+    assert!(e.contains("its leaf columns are tags.list.element"), "{e}");
     let e = rg.column(7).err().unwrap().to_string();
-    assert!(e.contains('7'), "{e}");
+    assert!(
+        e.contains("column 7 does not exist: the schema has 2 leaf columns"),
+        "{e}"
+    );
     rg.finish().unwrap();
+}
+
+/// An `std::io::Error` from the source or the sink comes out with its `ErrorKind`.
+#[test]
+fn io_errors_keep_their_kind_through_reader_and_writer() {
+    use std::io::{Error as IoError, ErrorKind as IoKind};
+    struct Failing(IoKind);
+    impl std::io::Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(IoError::new(self.0, "no"))
+        }
+    }
+    impl std::io::Seek for Failing {
+        fn seek(&mut self, _: std::io::SeekFrom) -> std::io::Result<u64> {
+            Err(IoError::new(self.0, "no"))
+        }
+    }
+    impl std::io::Write for Failing {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(IoError::new(self.0, "full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let e = FileReader::new(Failing(IoKind::PermissionDenied))
+        .err()
+        .unwrap();
+    assert_eq!(e.io_kind(), Some(IoKind::PermissionDenied), "{e}");
+    assert_eq!(IoError::from(e).kind(), IoKind::PermissionDenied);
+    #[derive(Record)]
+    struct One {
+        a: i64,
+    }
+    let r = TypedWriter::<One, _>::new(Failing(IoKind::StorageFull), WriteOptions::default())
+        .and_then(|mut w| {
+            w.write(&[One { a: 1 }])?;
+            w.finish().map(|_| ())
+        });
+    let e = r.unwrap_err();
+    assert_eq!(e.io_kind(), Some(IoKind::StorageFull), "{e}");
+}
+
+/// A file cut in half says it is truncated (not a Thrift error), from bytes and from a
+/// `Read + Seek`; so does one cut inside its footer.
+#[test]
+fn a_file_cut_in_half_says_truncated() {
+    #[derive(Record)]
+    struct One {
+        a: i64,
+        s: String,
+    }
+    let rows: Vec<One> = (0..1000)
+        .map(|i| One {
+            a: i,
+            s: format!("row {i}"),
+        })
+        .collect();
+    let bytes = write(&rows, WriteOptions::default());
+    let half = &bytes[..bytes.len() / 2];
+    for e in [
+        FileReader::from_bytes(half).err().unwrap(),
+        FileReader::new(std::io::Cursor::new(half.to_vec()))
+            .err()
+            .unwrap(),
+    ] {
+        let e = e.to_string();
+        assert!(e.contains("truncated") && !e.contains("Thrift"), "{e}");
+    }
+    // The leading magic and the end of the file kept, the footer's start cut away.
+    let footer_len = u32::from_le_bytes(bytes[bytes.len() - 8..][..4].try_into().unwrap()) as usize;
+    let mut cut = b"PAR1".to_vec();
+    cut.extend_from_slice(&bytes[bytes.len() - footer_len..]);
+    let e = FileReader::from_bytes(&cut).err().unwrap().to_string();
+    assert!(e.contains("truncated footer"), "{e}");
 }

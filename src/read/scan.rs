@@ -74,6 +74,7 @@ pub const DEFAULT_BATCH_ROWS: usize = 8192;
 
 /// Chooses what a [`Scan`] reads: see the [module documentation](self).
 #[derive(Clone)]
+#[must_use = "a ScanBuilder reads nothing until .run() (or .records(), .explain())"]
 pub struct ScanBuilder<'f, 'a> {
     file: &'f FileReader<'a>,
     columns: Option<Vec<String>>,

@@ -10,7 +10,7 @@ use super::{
     Annotation, Attrs, Binder, ColumnCursors, Elem, Field, Lv, Plan, SchemaCtx, Shredder, Val,
 };
 use crate::error::{Error, Result};
-use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType};
+use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType, TimeUnit};
 use crate::schema::{NodeKind, Type};
 
 /// How a bound column's values convert to the field's type.
@@ -19,9 +19,12 @@ use crate::schema::{NodeKind, Type};
 pub struct Conv {
     /// The column holds unsigned integers (INT32/INT64 bits to reinterpret).
     pub unsigned: bool,
+    /// The unit of a TIMESTAMP column read into a date-time type (`None`: INT96 or not a
+    /// timestamp).
+    pub unit: Option<TimeUnit>,
 }
 
-fn leaf(physical: PhysicalType, name: &str, rep: Rep) -> Type {
+pub(super) fn leaf(physical: PhysicalType, name: &str, rep: Rep) -> Type {
     Type::primitive(name, rep, physical)
 }
 
@@ -153,7 +156,10 @@ impl Int {
         }
         Ok(Plan::Leaf {
             cur,
-            conv: Conv { unsigned },
+            conv: Conv {
+                unsigned,
+                unit: None,
+            },
         })
     }
 
@@ -284,7 +290,7 @@ impl Field for i128 {
 }
 impl Elem for i128 {}
 
-fn leaf_plan(
+pub(super) fn leaf_plan(
     b: &mut Binder<'_>,
     node: usize,
     ok: impl Fn(PhysicalType, Option<usize>, &Option<LogicalType>) -> bool,
@@ -304,11 +310,14 @@ fn leaf_plan(
     }
     Ok(Plan::Leaf {
         cur,
-        conv: Conv { unsigned: false },
+        conv: Conv {
+            unsigned: false,
+            unit: None,
+        },
     })
 }
 
-fn leaf_cur(plan: &Plan) -> Result<usize> {
+pub(super) fn leaf_cur(plan: &Plan) -> Result<usize> {
     match plan {
         Plan::Leaf { cur, .. } => Ok(*cur),
         _ => Err(Error::invalid_argument("a leaf bound to a non-leaf plan")),
@@ -322,7 +331,7 @@ fn no_annotation(ctx: &SchemaCtx, name: &str, attrs: &Attrs, rust: &str) -> Resu
     Ok(())
 }
 
-fn bad_value(c: &ColumnCursors, cur: usize, rust: &str) -> Error {
+pub(super) fn bad_value(c: &ColumnCursors, cur: usize, rust: &str) -> Error {
     Error::invalid_argument(format!(
         "a value of column {} is not a {rust}",
         c.column_path(cur)

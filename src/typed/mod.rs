@@ -42,6 +42,8 @@ use crate::levels::shape::{shape_of, Shape};
 use crate::schema::{NodeKind, Schema, Type};
 use crate::values::{LeafData, Values};
 
+#[cfg(any(feature = "chrono", feature = "uuid"))]
+mod external;
 mod leaves;
 
 #[doc(hidden)]
@@ -188,6 +190,8 @@ pub struct Shredder {
     has_def: Vec<bool>,
     has_rep: Vec<bool>,
     paths: Vec<String>,
+    /// The unit of each TIMESTAMP column (what date-time types convert to).
+    units: Vec<Option<TimeUnit>>,
 }
 
 impl Shredder {
@@ -206,6 +210,13 @@ impl Shredder {
             has_def: cols.iter().map(|c| c.max_def_level > 0).collect(),
             has_rep: cols.iter().map(|c| c.max_rep_level > 0).collect(),
             paths: cols.iter().map(|c| c.path_string()).collect(),
+            units: cols
+                .iter()
+                .map(|c| match c.logical_type {
+                    Some(crate::format::LogicalType::Timestamp { unit, .. }) => Some(unit),
+                    _ => None,
+                })
+                .collect(),
         }
     }
 
@@ -299,6 +310,18 @@ impl Shredder {
         } else {
             Err(self.mismatch(col))
         }
+    }
+
+    /// The unit of a TIMESTAMP column.
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    pub(crate) fn time_unit(&self, col: usize) -> Option<TimeUnit> {
+        self.units.get(col).copied().flatten()
+    }
+
+    /// The column path of leaf `col`, for errors.
+    #[cfg_attr(not(feature = "chrono"), allow(dead_code))]
+    pub(crate) fn path(&self, col: usize) -> &str {
+        self.paths.get(col).map_or("?", |s| s.as_str())
     }
 
     /// The byte width of a FIXED_LEN_BYTE_ARRAY column.
