@@ -325,6 +325,76 @@ fn null_in_required_field_errors_at_that_row() {
     assert!(rows.next().is_none());
 }
 
+/// The chunk statistics' null_count of a leaf under a list counts the empty lists too:
+/// that is no null of the field, and a required field reads such a file (pyarrow's nested
+/// bench file: every field optional, some lists empty).
+#[test]
+fn empty_lists_are_no_nulls_of_a_required_field() {
+    #[derive(Record, Debug)]
+    struct Item {
+        id: Option<String>,
+    }
+    #[derive(Record, Debug)]
+    struct File {
+        items: Vec<Item>,
+        group: Option<Item>,
+    }
+    #[derive(Record, Debug, PartialEq)]
+    struct ReqItem {
+        id: String,
+    }
+    #[derive(Record, Debug, PartialEq)]
+    struct Req {
+        items: Vec<ReqItem>,
+        group: Option<ReqItem>,
+    }
+    let item = |s: &str| Item { id: Some(s.into()) };
+    let bytes = write(
+        &[
+            File {
+                items: vec![item("a"), item("b")],
+                group: None,
+            },
+            File {
+                items: vec![],
+                group: Some(item("c")),
+            },
+        ],
+        WriteOptions::default(),
+    );
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let nulls = |c: usize| {
+        file.metadata().row_groups[0].columns[c]
+            .meta_data
+            .as_ref()
+            .unwrap()
+            .statistics
+            .as_ref()
+            .unwrap()
+            .null_count
+    };
+    assert_eq!((nulls(0), nulls(1)), (Some(1), Some(1)));
+    let rows: Vec<Req> = file
+        .read_typed::<Req>()
+        .unwrap()
+        .collect::<parket::Result<_>>()
+        .unwrap();
+    let req = |s: &str| ReqItem { id: s.into() };
+    assert_eq!(
+        rows,
+        [
+            Req {
+                items: vec![req("a"), req("b")],
+                group: None
+            },
+            Req {
+                items: vec![],
+                group: Some(req("c"))
+            }
+        ]
+    );
+}
+
 mod property {
     use super::*;
     use proptest::collection::{btree_map, hash_map, vec};

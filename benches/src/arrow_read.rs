@@ -72,10 +72,14 @@ pub fn run(files: &[std::path::PathBuf], rounds: usize) -> Result<String, String
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         eprintln!("bench --arrow-read: {}", file.display());
-        let bytes = Bytes::from(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+        let bytes =
+            Bytes::from(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
         let same = match compare(&bytes) {
             Ok(()) => "yes".to_string(),
-            Err(e) => format!("NO: {}", e.replace('|', "/").chars().take(200).collect::<String>()),
+            Err(e) => format!(
+                "NO: {}",
+                e.replace('|', "/").chars().take(200).collect::<String>()
+            ),
         };
         let mut arrow_bytes = 0;
         arrow_side::read_arrow(&bytes, |b| arrow_bytes += arrow_side::batch_bytes(&b))
@@ -83,7 +87,8 @@ pub fn run(files: &[std::path::PathBuf], rounds: usize) -> Result<String, String
         let (mut ta, mut tp) = (Vec::new(), Vec::new());
         let time_arrow = |t: &mut Vec<Duration>| -> Result<(), String> {
             let s = Instant::now();
-            arrow_side::read_arrow(&bytes, |b| drop(std::hint::black_box(b))).map_err(|e| e.to_string())?;
+            arrow_side::read_arrow(&bytes, |b| drop(std::hint::black_box(b)))
+                .map_err(|e| e.to_string())?;
             t.push(s.elapsed());
             Ok(())
         };

@@ -46,8 +46,8 @@ use std::time::Instant;
 use arrow_array::{cast::AsArray, types::Int64Type, BooleanArray};
 use bytes::Bytes;
 use parquet::arrow::arrow_reader::{
-    ArrowPredicateFn, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowFilter,
-    RowSelection, RowSelector,
+    ArrowPredicateFn, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowFilter, RowSelection,
+    RowSelector,
 };
 use parquet::arrow::ProjectionMask;
 use parquet::file::metadata::PageIndexPolicy;
@@ -77,7 +77,9 @@ fn args() -> Args {
         lookups: 100,
         rounds: 7,
         file: PathBuf::from("benches/data/lookup-10m.parquet"),
-        queries: ["point", "narrow", "wide", "string"].map(String::from).to_vec(),
+        queries: ["point", "narrow", "wide", "string"]
+            .map(String::from)
+            .to_vec(),
         only: None,
     };
     let mut it = std::env::args().skip(1);
@@ -235,9 +237,7 @@ fn arrow_query<R: ChunkReader + 'static>(source: R, q: &Query) -> u64 {
         };
         let locs = oi.page_locations();
         for (p, loc) in locs.iter().enumerate() {
-            let end = locs
-                .get(p + 1)
-                .map_or(rg.num_rows(), |l| l.first_row_index);
+            let end = locs.get(p + 1).map_or(rg.num_rows(), |l| l.first_row_index);
             let n = (end - loc.first_row_index) as usize;
             let hit = !ci.is_null_page(p)
                 && ci.min_value(p).is_none_or(|&min| min < *hi)
@@ -445,7 +445,17 @@ fn main() {
                 td[round] * 1e6
             );
         }
-        report.push((kind.clone(), qs.len(), total, first.text(), pb, ab, tp, ta, td));
+        report.push((
+            kind.clone(),
+            qs.len(),
+            total,
+            first.text(),
+            pb,
+            ab,
+            tp,
+            ta,
+            td,
+        ));
     }
     drop(duck_in);
     let _ = duck.wait();

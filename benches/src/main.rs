@@ -23,9 +23,10 @@
 mod arrow_read;
 mod arrow_side;
 mod config;
-mod parallel_write;
 mod duckdb;
+mod parallel_write;
 mod parket_side;
+mod typed;
 mod whole_process;
 
 use bytes::Bytes;
@@ -71,6 +72,7 @@ struct Args {
     parallel_write: Option<usize>,
     duckdb: bool,
     parket: Option<PathBuf>,
+    typed: bool,
 }
 
 fn usage() -> ! {
@@ -94,7 +96,10 @@ fn usage() -> ! {
          --duckdb [--parket PARKET_BIN]\n\
          \x20         instead: DuckDB's full-decode query (1 thread and all threads, and its\n\
          \x20         scan operator's time) beside arrow-rs and parket, and with --parket\n\
-         \x20         `PARKET_BIN check FILE` as a whole process (benches/src/duckdb.rs)"
+         \x20         `PARKET_BIN check FILE` as a whole process (benches/src/duckdb.rs)\n\
+         --typed\n\
+         \x20         instead: Rust structs (nested and taxi) written and read by parket's\n\
+         \x20         derive, its Value path, arrow-rs's Arrow path and parquet_derive"
     );
     std::process::exit(2)
 }
@@ -112,6 +117,7 @@ fn parse_args() -> Args {
         parallel_write: None,
         duckdb: false,
         parket: None,
+        typed: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(arg) = it.next() {
@@ -128,6 +134,7 @@ fn parse_args() -> Args {
             "--threads" => args.parallel_write = Some(value().parse().unwrap_or_else(|_| usage())),
             "--duckdb" => args.duckdb = true,
             "--parket" => args.parket = Some(value().into()),
+            "--typed" => args.typed = true,
             "--child" => {
                 let measurement = value();
                 args.child = Some((measurement, value().into()));
@@ -147,6 +154,10 @@ fn main() {
         child(measurement, file, args.runs);
         return;
     }
+    if args.typed {
+        report(&args, |files| typed::run(files, args.runs));
+        return;
+    }
     if let Some(threads) = args.parallel_write {
         let threads = match threads {
             0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -158,7 +169,9 @@ fn main() {
         return;
     }
     if args.duckdb {
-        report(&args, |files| duckdb::run(files, args.runs, args.parket.as_deref()));
+        report(&args, |files| {
+            duckdb::run(files, args.runs, args.parket.as_deref())
+        });
         return;
     }
     if args.arrow_read {

@@ -125,7 +125,7 @@ fn codec(c: CompressionCodec) -> Result<Codec, SideError> {
 /// The writer options reproducing `config`, with what pyarrow (and the arrow-rs side) write
 /// by default: chunk statistics, no page index, no page CRC. Page size, rows per page and the
 /// dictionary size limit are parket's defaults, which are pyarrow's.
-fn options(config: &WriteConfig) -> Result<WriteOptions, SideError> {
+pub fn options(config: &WriteConfig) -> Result<WriteOptions, SideError> {
     let mut options = WriteOptions::default()
         .page_version(match config.page_version {
             PageVersion::V1 => parket::write::PageVersion::V1,

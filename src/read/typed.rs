@@ -33,6 +33,13 @@ impl<'a> FileReader<'a> {
             let Some(&col) = b.columns.get(*cur) else {
                 continue;
             };
+            // A chunk's null_count counts every entry below the leaf's full definition
+            // level: under a list or an optional group it counts empty lists and absent
+            // groups too. Only where the leaf itself is the one optional node on its path
+            // are those nulls the field's (elsewhere a null is an error at its row).
+            if schema.columns().get(col).map(|c| c.max_def_level) != Some(1) {
+                continue;
+            }
             for (rg_index, rg) in self.metadata().row_groups.iter().enumerate() {
                 let nulls = rg
                     .columns
