@@ -775,6 +775,13 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
         }
         Ok(Some(s.elapsed()))
     };
+    // For a profiler: TYPED_PROFILE=K runs path K (an index of PATHS) 20 times, alone.
+    if let Some(k) = std::env::var("TYPED_PROFILE").ok().and_then(|k| k.parse().ok()) {
+        for _ in 0..20 {
+            run(k)?;
+        }
+        return Ok((vec![None; PATHS.len()], "profiled".into()));
+    }
     for k in 0..PATHS.len() {
         run(k)?; // warm-up
     }
