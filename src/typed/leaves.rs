@@ -165,6 +165,7 @@ impl Int {
 
     /// The column value as an i128 (integers of any physical width, decimals of any
     /// physical type).
+    #[inline]
     fn read(self, plan: &Plan, c: &mut ColumnCursors) -> Result<i128> {
         let Plan::Leaf { cur, conv } = plan else {
             return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
@@ -197,6 +198,7 @@ impl Int {
     }
 }
 
+#[cold]
 fn out_of_range(c: &ColumnCursors, plan: &Plan, v: i128, rust: &str) -> Error {
     let path = match plan {
         Plan::Leaf { cur, .. } => c.column_path(*cur),
@@ -317,6 +319,7 @@ pub(super) fn leaf_plan(
     })
 }
 
+#[inline]
 pub(super) fn leaf_cur(plan: &Plan) -> Result<usize> {
     match plan {
         Plan::Leaf { cur, .. } => Ok(*cur),
@@ -331,6 +334,7 @@ fn no_annotation(ctx: &SchemaCtx, name: &str, attrs: &Attrs, rust: &str) -> Resu
     Ok(())
 }
 
+#[cold]
 pub(super) fn bad_value(c: &ColumnCursors, cur: usize, rust: &str) -> Error {
     Error::invalid_argument(format!(
         "a value of column {} is not a {rust}",

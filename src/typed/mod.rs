@@ -16,6 +16,9 @@
 //! | `BTreeMap<K, V>`, `HashMap<K, V>` | `group (MAP) { repeated group key_value { K key; V value; } }` |
 //! | a struct deriving `Record` | a group of its fields |
 //! | a unit-only enum deriving `Record` | BYTE_ARRAY (ENUM), the variant's name |
+//! | `chrono::NaiveDate` (feature `chrono`) | INT32 (DATE) |
+//! | `chrono::NaiveDateTime`, `DateTime<Utc>` (feature `chrono`) | INT64 (TIMESTAMP(MICROS), isAdjustedToUTC false / true) |
+//! | `uuid::Uuid` (feature `uuid`) | FIXED_LEN_BYTE_ARRAY(16) (UUID) |
 //!
 //! Writing walks the structs and stripes them straight into one [`LeafData`] per leaf
 //! column (definition and repetition levels plus values: the Dremel shredding of
@@ -242,6 +245,7 @@ impl Shredder {
         )
     }
 
+    #[inline]
     fn levels(&mut self, col: usize, lv: Lv) -> Result<&mut Values> {
         let (Some(leaf), Some(&d), Some(&r)) = (
             self.leaves.get_mut(col),
@@ -269,12 +273,14 @@ impl Shredder {
         Ok(())
     }
 
+    #[cold]
     fn mismatch(&self, col: usize) -> Error {
         Error::invalid_argument("the value does not match its column's physical type")
             .in_column(self.paths.get(col).map_or("?", |s| s.as_str()))
     }
 
     /// A present value.
+    #[inline]
     pub(crate) fn value(&mut self, col: usize, lv: Lv, v: Val<'_>) -> Result<()> {
         let values = self.levels(col, lv)?;
         let ok = match (values, v) {
@@ -416,6 +422,11 @@ pub struct ColumnCursor {
     val: usize,
 }
 
+#[cold]
+fn no_cursor() -> Error {
+    Error::invalid_argument("plan cursor out of range")
+}
+
 /// The bound columns of one row group.
 #[doc(hidden)]
 #[derive(Debug, Default)]
@@ -442,22 +453,26 @@ impl ColumnCursors {
         }
     }
 
+    #[inline]
     fn cur(&self, i: usize) -> Result<&ColumnCursor> {
-        self.curs
-            .get(i)
-            .ok_or_else(|| Error::invalid_argument("plan cursor out of range"))
+        match self.curs.get(i) {
+            Some(c) => Ok(c),
+            None => Err(no_cursor()),
+        }
     }
 
     fn path(&self, i: usize) -> &str {
         self.paths.get(i).map_or("?", |s| s.as_str())
     }
 
+    #[cold]
     fn short(&self, i: usize) -> Error {
         Error::out_of_spec("a column has fewer level entries than its row group's rows need")
             .in_column(self.path(i))
     }
 
     /// The definition level of cursor `i`'s next entry.
+    #[inline]
     fn peek_def(&self, i: usize) -> Result<u16> {
         let c = self.cur(i)?;
         if c.max_def == 0 {
@@ -471,12 +486,14 @@ impl ColumnCursors {
     }
 
     /// The repetition level of cursor `i`'s next entry; `None` at the end.
+    #[inline]
     fn peek_rep(&self, i: usize) -> Result<Option<u16>> {
         let c = self.cur(i)?;
         Ok(c.leaf.rep_levels.get(c.lvl).copied())
     }
 
     /// Skips one entry (a null or empty list) in each cursor of `curs`.
+    #[inline]
     fn skip(&mut self, curs: Range<usize>) {
         for c in self.curs.get_mut(curs).into_iter().flatten() {
             c.lvl += 1;
@@ -484,13 +501,13 @@ impl ColumnCursors {
     }
 
     /// Takes cursor `i`'s next value.
+    #[inline]
     pub(crate) fn take(&mut self, i: usize) -> Result<Val<'_>> {
         let Some(c) = self.curs.get_mut(i) else {
-            return Err(Error::invalid_argument("plan cursor out of range"));
+            return Err(no_cursor());
         };
         if c.max_def > 0 && c.leaf.def_levels.get(c.lvl) != Some(&c.max_def) {
-            let e = Error::invalid_argument("null value in a required field");
-            return Err(e.in_column(self.path(i)));
+            return Err(self.null_in_required(i));
         }
         let k = c.val;
         c.val += 1;
@@ -507,11 +524,18 @@ impl ColumnCursors {
         };
         match v {
             Some(v) => Ok(v),
-            None => Err(
-                Error::out_of_spec("a column has fewer values than its levels say")
-                    .in_column(self.path(i)),
-            ),
+            None => Err(self.few_values(i)),
         }
+    }
+
+    #[cold]
+    fn null_in_required(&self, i: usize) -> Error {
+        Error::invalid_argument("null value in a required field").in_column(self.path(i))
+    }
+
+    #[cold]
+    fn few_values(&self, i: usize) -> Error {
+        Error::out_of_spec("a column has fewer values than its levels say").in_column(self.path(i))
     }
 
     /// Column path of cursor `i`.
