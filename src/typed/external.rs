@@ -269,7 +269,9 @@ mod uuid_field {
     use ::uuid::Uuid;
 
     use super::super::leaves::{bad_value, leaf_cur, leaf_plan};
-    use super::super::{Annotation, Attrs, Binder, ColumnCursors, Elem, Field, Lv, Plan, SchemaCtx};
+    use super::super::{
+        Annotation, Attrs, Binder, ColumnCursors, Elem, Field, Lv, Plan, SchemaCtx,
+    };
     use super::super::{Shredder, Val};
     use crate::error::Result;
     use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType};
