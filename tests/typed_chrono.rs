@@ -3,9 +3,6 @@
 //! from parket's file are pyarrow's own formatting; the values pyarrow writes are Python's
 //! `datetime`/`uuid` objects; both are compared with chrono's and uuid's constructions.
 
-use std::path::Path;
-use std::process::Command;
-
 use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use parket::read::FileReader;
 use parket::schema::Schema;
@@ -14,20 +11,9 @@ use parket::Record;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-fn python(code: &str, args: &[&Path]) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(code)
-        .args(args)
-        .output()
-        .expect("run python3 (install tests/interop/requirements.txt)");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+#[path = "common/python.rs"]
+mod python;
+use python::python;
 
 #[derive(Record, Debug, Clone, PartialEq)]
 struct Event {

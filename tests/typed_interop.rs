@@ -3,28 +3,15 @@
 //! same structs, and a DuckDB-written file reads into hand-written structs as DuckDB wrote it.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 use parket::read::FileReader;
 use parket::write::{TypedWriter, WriteOptions};
 use parket::Record;
 use serde_json::{json, Value};
 
-fn python(code: &str, args: &[&Path]) -> String {
-    let out = Command::new("python3")
-        .arg("-c")
-        .arg(code)
-        .args(args)
-        .output()
-        .expect("run python3 (install tests/interop/requirements.txt)");
-    assert!(
-        out.status.success(),
-        "python failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+#[path = "common/python.rs"]
+mod python;
+use python::python;
 
 #[derive(Record, Debug, Clone, PartialEq)]
 enum Mood {
