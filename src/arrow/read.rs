@@ -203,38 +203,100 @@ impl Leaves {
     }
 }
 
-/// Calls `f(position, def)` for each slot of a node whose innermost repeated ancestor is at
-/// (`ctx_rep`, `ctx_def`), over the levels of leaf `c`.
+/// Calls `f(def)` for each slot of a node whose innermost repeated ancestor is at
+/// (`ctx_rep`, `ctx_def`), over the levels of leaf `c` (for a nested leaf).
 fn for_slots(l: &Leaves, c: usize, ctx_rep: u16, ctx_def: u16, mut f: impl FnMut(u16)) {
-    let def = &l.def[c];
-    if l.max_rep[c] == 0 {
-        if def.is_empty() {
-            for _ in 0..l.positions(c) {
-                f(u16::MAX);
-            }
-        } else {
-            def.iter().for_each(|&d| f(d));
-        }
-        return;
-    }
-    for (&r, &d) in l.rep[c].iter().zip(def.iter()) {
+    for (&r, &d) in l.rep[c].iter().zip(l.def[c].iter()) {
         if r <= ctx_rep && d >= ctx_def {
             f(d);
         }
     }
 }
 
-/// Slot validity of a node valid at `valid_def`: `None` when every slot is valid.
+/// The slots of an array and which of them are valid, as Arrow's validity bitmap.
+struct Slots {
+    len: usize,
+    /// `None` when every slot is valid.
+    valid: Option<BooleanBuffer>,
+}
+
+impl Slots {
+    fn nulls(&self) -> Option<NullBuffer> {
+        self.valid.clone().map(NullBuffer::new)
+    }
+
+    fn valid_count(&self) -> usize {
+        self.valid
+            .as_ref()
+            .map_or(self.len, BooleanBuffer::count_set_bits)
+    }
+}
+
+/// Packs one bit per slot into 64-bit words, least significant bit first (Arrow's order).
+#[derive(Default)]
+struct BitPacker {
+    words: Vec<u64>,
+    word: u64,
+    len: usize,
+}
+
+impl BitPacker {
+    #[inline]
+    fn push(&mut self, v: bool) {
+        self.word |= u64::from(v) << (self.len & 63);
+        self.len += 1;
+        if self.len & 63 == 0 {
+            self.words.push(self.word);
+            self.word = 0;
+        }
+    }
+
+    fn finish(mut self) -> Slots {
+        if self.len & 63 != 0 {
+            self.words.push(self.word);
+        }
+        slots_of_words(self.words, self.len)
+    }
+}
+
+/// `len` slots whose validity bits are `words`; no bitmap when all are set.
+fn slots_of_words(words: Vec<u64>, len: usize) -> Slots {
+    let set: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+    let valid = (set != len).then(|| BooleanBuffer::new(Buffer::from_vec(words), 0, len));
+    Slots { len, valid }
+}
+
+/// The slots of a node valid at `p.valid_def`, from the levels of leaf `c`.
+fn slots(l: &Leaves, c: usize, p: &Plan) -> Slots {
+    let def = &l.def[c];
+    if l.max_rep[c] > 0 {
+        let mut bits = BitPacker::default();
+        for_slots(l, c, p.ctx_rep, p.ctx_def, |d| bits.push(d >= p.valid_def));
+        return bits.finish();
+    }
+    if def.is_empty() {
+        return Slots {
+            len: l.positions(c),
+            valid: None,
+        };
+    }
+    // One slot per level position: 64 of them to a word, in one pass.
+    let vd = p.valid_def;
+    let words = def
+        .chunks(64)
+        .map(|ch| {
+            ch.iter()
+                .enumerate()
+                .fold(0u64, |w, (i, &d)| w | (u64::from(d >= vd) << i))
+        })
+        .collect();
+    slots_of_words(words, def.len())
+}
+
+/// Slot count and validity of a node valid at `valid_def`.
 fn validity(l: &Leaves, c: usize, p: &Plan) -> (usize, Option<NullBuffer>) {
-    let mut valid = Vec::new();
-    let mut nulls = 0usize;
-    for_slots(l, c, p.ctx_rep, p.ctx_def, |d| {
-        let v = d >= p.valid_def;
-        nulls += usize::from(!v);
-        valid.push(v);
-    });
-    let n = valid.len();
-    (n, (nulls > 0).then(|| NullBuffer::from(valid)))
+    let s = slots(l, c, p);
+    (s.len, s.nulls())
 }
 
 fn build(p: &Plan, l: &mut Leaves, paths: &[String]) -> Result<ArrayRef> {
@@ -265,19 +327,21 @@ fn build(p: &Plan, l: &mut Leaves, paths: &[String]) -> Result<ArrayRef> {
         } => {
             let c = p.first_column().unwrap_or(0);
             let path = paths.get(c).map_or("", String::as_str);
-            let (offsets, nulls) = list_offsets(l, c, p, *elem_rep, *elem_def);
-            let values = build(child, l, paths)?;
+            let (er, ed) = (*elem_rep, *elem_def);
             let r: core::result::Result<ArrayRef, ArrowError> = match p.field.data_type() {
                 DataType::List(f) => {
-                    let o = to_offsets::<i32>(&offsets, path)?;
+                    let (o, nulls) = list_offsets::<i32>(l, c, p, er, ed, path)?;
+                    let values = build(child, l, paths)?;
                     ListArray::try_new(f.clone(), o, values, nulls).map(|a| Arc::new(a) as _)
                 }
                 DataType::LargeList(f) => {
-                    let o = to_offsets::<i64>(&offsets, path)?;
+                    let (o, nulls) = list_offsets::<i64>(l, c, p, er, ed, path)?;
+                    let values = build(child, l, paths)?;
                     LargeListArray::try_new(f.clone(), o, values, nulls).map(|a| Arc::new(a) as _)
                 }
                 DataType::Map(f, sorted) => {
-                    let o = to_offsets::<i32>(&offsets, path)?;
+                    let (o, nulls) = list_offsets::<i32>(l, c, p, er, ed, path)?;
+                    let values = build(child, l, paths)?;
                     let entries = values
                         .as_any()
                         .downcast_ref::<StructArray>()
@@ -294,119 +358,118 @@ fn build(p: &Plan, l: &mut Leaves, paths: &[String]) -> Result<ArrayRef> {
 }
 
 /// A list's offsets (`slots + 1`, from 0) and validity, from the levels of leaf `c`.
-fn list_offsets(
+fn list_offsets<O: arrow_buffer::ArrowNativeType>(
     l: &Leaves,
     c: usize,
     p: &Plan,
     elem_rep: u16,
     elem_def: u16,
-) -> (Vec<usize>, Option<NullBuffer>) {
+    path: &str,
+) -> Result<(OffsetBuffer<O>, Option<NullBuffer>)> {
+    let (rep, def) = (&l.rep[c], &l.def[c]);
+    // Elements are level positions: when their count fits, every offset does.
+    if O::from_usize(rep.len()).is_none() {
+        return Err(Error::limit(
+            "offset past what the Arrow offset type holds",
+            rep.len() as u64,
+            0,
+        )
+        .in_column(path));
+    }
+    let at = |n: usize| O::from_usize(n).unwrap_or_default();
     let mut offsets = Vec::new();
-    let mut valid = Vec::new();
-    let mut nulls = 0usize;
+    let mut bits = BitPacker::default();
     let mut count = 0usize;
-    for (&r, &d) in l.rep[c].iter().zip(l.def[c].iter()) {
+    for (&r, &d) in rep.iter().zip(def.iter()) {
         if r <= p.ctx_rep {
             if d < p.ctx_def {
                 continue;
             }
-            offsets.push(count);
-            let v = d >= p.valid_def;
-            nulls += usize::from(!v);
-            valid.push(v);
+            offsets.push(at(count));
+            bits.push(d >= p.valid_def);
             count += usize::from(d >= elem_def);
         } else if r <= elem_rep {
             count += 1;
         }
     }
-    offsets.push(count);
-    (offsets, (nulls > 0).then(|| NullBuffer::from(valid)))
+    offsets.push(at(count));
+    let nulls = bits.finish().nulls();
+    Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls))
 }
 
-fn to_offsets<O: arrow_buffer::ArrowNativeType + TryFrom<usize>>(
-    offsets: &[usize],
-    path: &str,
-) -> Result<OffsetBuffer<O>> {
-    let mut v = Vec::with_capacity(offsets.len());
-    for &o in offsets {
-        v.push(O::try_from(o).map_err(|_| {
-            Error::limit("offset past what the Arrow offset type holds", o as u64, 0)
-                .in_column(path)
-        })?);
-    }
-    Ok(OffsetBuffer::new(ScalarBuffer::from(v)))
-}
-
-/// Slot validity of a leaf, as one bool per slot (`None`: all valid, as many as values).
-fn leaf_slots(p: &Plan, l: &Leaves, c: usize) -> Option<Vec<bool>> {
-    if l.max_def[c] == 0 {
-        return None;
-    }
-    let mut valid = Vec::with_capacity(l.def[c].len());
-    let mut all = true;
-    for_slots(l, c, p.ctx_rep, p.ctx_def, |d| {
-        let v = d >= p.valid_def;
-        all &= v;
-        valid.push(v);
-    });
-    (!all).then_some(valid)
-}
-
-/// `values` spread over the slots, `T::default()` in the null ones.
-fn scatter<T: Copy + Default>(values: Vec<T>, slots: Option<&[bool]>) -> Vec<T> {
-    let Some(slots) = slots else {
+/// `values` spread over the slots, `T::default()` in the null ones: unchanged (no copy)
+/// when every slot is valid, else copied run by run of valid slots.
+fn spread<T: Copy + Default>(values: Vec<T>, s: &Slots) -> Vec<T> {
+    let Some(valid) = &s.valid else {
         return values;
     };
-    let mut out = Vec::with_capacity(slots.len());
+    let mut out = Vec::with_capacity(s.len);
     let mut k = 0usize;
-    for &s in slots {
-        out.push(if s {
-            values.get(k).copied().unwrap_or_default()
-        } else {
-            T::default()
-        });
-        k += usize::from(s);
+    for (start, end) in valid.set_slices() {
+        out.resize(start, T::default());
+        let run = values.get(k..k + (end - start)).unwrap_or(&[]);
+        out.extend_from_slice(run);
+        k += end - start;
     }
+    out.resize(s.len, T::default());
     out
 }
 
-fn primitive<T: ArrowPrimitiveType>(
-    values: Vec<T::Native>,
-    slots: Option<&[bool]>,
+/// `f` of each of `values`, spread over the slots as [`spread`] does, in one pass.
+fn spread_map<S: Copy, T: Copy + Default>(values: &[S], s: &Slots, f: impl Fn(S) -> T) -> Vec<T> {
+    let mut out = Vec::with_capacity(s.len);
+    let Some(valid) = &s.valid else {
+        out.extend(values.iter().map(|&x| f(x)));
+        return out;
+    };
+    let mut k = 0usize;
+    for (start, end) in valid.set_slices() {
+        out.resize(start, T::default());
+        let run = values.get(k..k + (end - start)).unwrap_or(&[]);
+        out.extend(run.iter().map(|&x| f(x)));
+        k += end - start;
+    }
+    out.resize(s.len, T::default());
+    out
+}
+
+fn primitive<T: ArrowPrimitiveType>(values: Vec<T::Native>, s: &Slots, dt: &DataType) -> ArrayRef {
+    let v = spread(values, s);
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), s.nulls()).with_data_type(dt.clone()))
+}
+
+fn primitive_map<T: ArrowPrimitiveType, S: Copy>(
+    values: &[S],
+    s: &Slots,
+    f: impl Fn(S) -> T::Native,
     dt: &DataType,
 ) -> ArrayRef {
-    let v = scatter(values, slots);
-    let nulls = slots.map(NullBuffer::from);
-    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), nulls).with_data_type(dt.clone()))
+    let v = spread_map(values, s, f);
+    Arc::new(PrimitiveArray::<T>::new(ScalarBuffer::from(v), s.nulls()).with_data_type(dt.clone()))
 }
 
 fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRef> {
-    let slots = leaf_slots(p, l, c);
+    let s = slots(l, c, p);
     let values = l.values[c]
         .take()
         .ok_or_else(|| Error::invalid_argument("a leaf column used twice"))?;
-    let expected = slots
-        .as_ref()
-        .map_or(values.len(), |s| s.iter().filter(|v| **v).count());
-    if expected != values.len() {
+    if s.valid_count() != values.len() {
         return Err(Error::out_of_spec(
             "the definition levels do not match the number of values",
         ));
     }
-    let s = slots.as_deref();
+    let s = &s;
     let dt = p.field.data_type();
-    let nulls = || s.map(NullBuffer::from);
     Ok(match (values, dt) {
-        (_, DataType::Null) => Arc::new(NullArray::new(s.map_or(expected, <[bool]>::len))),
+        (_, DataType::Null) => Arc::new(NullArray::new(s.len)),
         (Values::Boolean(v), DataType::Boolean) => {
-            let v = scatter(v, s);
-            Arc::new(BooleanArray::new(BooleanBuffer::from(v), nulls()))
+            let v = spread(v, s);
+            Arc::new(BooleanArray::new(BooleanBuffer::from(v), s.nulls()))
         }
         (Values::Int32(v), _) => int32_array(v, s, dt)?,
         (Values::Int64(v), _) => int64_array(v, s, dt)?,
         (Values::Int96(v), DataType::Timestamp(TimeUnit::Nanosecond, _)) => {
-            let v = v.iter().map(int96_nanos).collect();
-            primitive::<TimestampNanosecondType>(v, s, dt)
+            primitive_map::<TimestampNanosecondType, _>(&v, s, |x| int96_nanos(&x), dt)
         }
         (Values::Float(v), DataType::Float32) => primitive::<Float32Type>(v, s, dt),
         (Values::Double(v), DataType::Float64) => primitive::<Float64Type>(v, s, dt),
@@ -430,26 +493,29 @@ fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRe
         (Values::FixedLenByteArray(v), DataType::FixedSizeBinary(w)) => {
             let width = v.width();
             let data = v.as_ref().data().to_vec();
-            let data = match s {
+            let data = match &s.valid {
                 None => data,
-                Some(s) => {
-                    let mut out = Vec::with_capacity(s.len() * width);
+                Some(valid) => {
+                    let mut out = Vec::with_capacity(s.len * width);
                     let mut k = 0usize;
-                    for &valid in s {
-                        if valid {
-                            out.extend_from_slice(data.get(k..k + width).unwrap_or(&[]));
-                            k += width;
-                        } else {
-                            out.resize(out.len() + width, 0);
-                        }
+                    for (start, end) in valid.set_slices() {
+                        out.resize(start * width, 0);
+                        let n = (end - start) * width;
+                        out.extend_from_slice(data.get(k..k + n).unwrap_or(&[]));
+                        k += n;
                     }
+                    out.resize(s.len * width, 0);
                     out
                 }
             };
-            let n = s.map_or(expected, <[bool]>::len);
             Arc::new(
-                FixedSizeBinaryArray::try_new_with_len(*w, Buffer::from_vec(data), nulls(), n)
-                    .map_err(|e| arrow_error(e, ""))?,
+                FixedSizeBinaryArray::try_new_with_len(
+                    *w,
+                    Buffer::from_vec(data),
+                    s.nulls(),
+                    s.len,
+                )
+                .map_err(|e| arrow_error(e, ""))?,
             )
         }
         (Values::ByteArray(v), _) => bytes_array(v, s, dt)?,
@@ -477,15 +543,15 @@ fn int96_nanos(v: &[u8; 12]) -> i64 {
         .wrapping_add(nanos) as i64
 }
 
-fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {
+fn int32_array(v: Vec<i32>, s: &Slots, dt: &DataType) -> Result<ArrayRef> {
     Ok(match dt {
         DataType::Int32 => primitive::<Int32Type>(v, s, dt),
         DataType::Date32 => primitive::<Date32Type>(v, s, dt),
-        DataType::Int8 => primitive::<Int8Type>(v.iter().map(|&x| x as i8).collect(), s, dt),
-        DataType::Int16 => primitive::<Int16Type>(v.iter().map(|&x| x as i16).collect(), s, dt),
-        DataType::UInt8 => primitive::<UInt8Type>(v.iter().map(|&x| x as u8).collect(), s, dt),
-        DataType::UInt16 => primitive::<UInt16Type>(v.iter().map(|&x| x as u16).collect(), s, dt),
-        DataType::UInt32 => primitive::<UInt32Type>(v.iter().map(|&x| x as u32).collect(), s, dt),
+        DataType::Int8 => primitive_map::<Int8Type, _>(&v, s, |x| x as i8, dt),
+        DataType::Int16 => primitive_map::<Int16Type, _>(&v, s, |x| x as i16, dt),
+        DataType::UInt8 => primitive_map::<UInt8Type, _>(&v, s, |x| x as u8, dt),
+        DataType::UInt16 => primitive_map::<UInt16Type, _>(&v, s, |x| x as u16, dt),
+        DataType::UInt32 => primitive_map::<UInt32Type, _>(&v, s, |x| x as u32, dt),
         DataType::Decimal128(..) | DataType::Decimal256(..) => {
             return int64_array(v.into_iter().map(i64::from).collect(), s, dt)
         }
@@ -499,18 +565,14 @@ fn int32_array(v: Vec<i32>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRe
     })
 }
 
-fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {
+fn int64_array(v: Vec<i64>, s: &Slots, dt: &DataType) -> Result<ArrayRef> {
     Ok(match dt {
         DataType::Int64 => primitive::<Int64Type>(v, s, dt),
-        DataType::UInt64 => primitive::<UInt64Type>(v.iter().map(|&x| x as u64).collect(), s, dt),
-        DataType::Decimal128(..) => {
-            primitive::<Decimal128Type>(v.iter().map(|&x| i128::from(x)).collect(), s, dt)
+        DataType::UInt64 => primitive_map::<UInt64Type, _>(&v, s, |x| x as u64, dt),
+        DataType::Decimal128(..) => primitive_map::<Decimal128Type, _>(&v, s, i128::from, dt),
+        DataType::Decimal256(..) => {
+            primitive_map::<Decimal256Type, _>(&v, s, |x| i256::from_i128(x.into()), dt)
         }
-        DataType::Decimal256(..) => primitive::<Decimal256Type>(
-            v.iter().map(|&x| i256::from_i128(x.into())).collect(),
-            s,
-            dt,
-        ),
         DataType::Timestamp(u, _) => match u {
             TimeUnit::Second => primitive::<TimestampSecondType>(v, s, dt),
             TimeUnit::Millisecond => primitive::<TimestampMillisecondType>(v, s, dt),
@@ -538,7 +600,7 @@ fn int64_array(v: Vec<i64>, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRe
 /// Big-endian two's complement bytes (at most 32) to decimals.
 fn decimal_from_bytes<'b>(
     values: impl Iterator<Item = &'b [u8]>,
-    s: Option<&[bool]>,
+    s: &Slots,
     dt: &DataType,
 ) -> Result<ArrayRef> {
     let wide = matches!(dt, DataType::Decimal256(..));
@@ -573,26 +635,34 @@ fn decimal_from_bytes<'b>(
     })
 }
 
+/// BYTE_ARRAY offsets spread over the slots (a null slot repeats the offset before it), as
+/// Arrow offsets `O`: `conv` must not fail for any offset (the caller checks the last).
+fn spread_offsets<O: Copy>(offsets: &[usize], s: &Slots, conv: impl Fn(usize) -> O) -> Vec<O> {
+    let Some(valid) = &s.valid else {
+        return offsets.iter().map(|&o| conv(o)).collect();
+    };
+    let mut out = Vec::with_capacity(s.len + 1);
+    out.push(conv(0));
+    let (mut k, mut last) = (0usize, conv(0));
+    for (start, end) in valid.set_slices() {
+        out.resize(start + 1, last);
+        let run = offsets.get(k + 1..k + 1 + (end - start)).unwrap_or(&[]);
+        out.extend(run.iter().map(|&o| conv(o)));
+        last = out.last().copied().unwrap_or(last);
+        k += end - start;
+    }
+    out.resize(s.len + 1, last);
+    out
+}
+
 /// BYTE_ARRAY values into a string or binary array (offsets spread over the slots; the
 /// data buffer is moved, not copied).
-fn bytes_array(v: ByteArrays, s: Option<&[bool]>, dt: &DataType) -> Result<ArrayRef> {
-    let nulls = s.map(NullBuffer::from);
+fn bytes_array(v: ByteArrays, s: &Slots, dt: &DataType) -> Result<ArrayRef> {
+    let nulls = s.nulls();
     let (offsets, data) = v.into_parts();
     let large = matches!(dt, DataType::LargeUtf8 | DataType::LargeBinary);
-    let spread = |push: &mut dyn FnMut(usize)| match s {
-        None => offsets.iter().for_each(|&o| push(o)),
-        Some(s) => {
-            let mut k = 0usize;
-            push(0);
-            for &valid in s {
-                k += usize::from(valid);
-                push(offsets.get(k).copied().unwrap_or(0));
-            }
-        }
-    };
     if large {
-        let mut o = Vec::with_capacity(s.map_or(offsets.len(), |s| s.len() + 1));
-        spread(&mut |x| o.push(x as i64));
+        let o = spread_offsets(&offsets, s, |x| x as i64);
         let o = OffsetBuffer::new(ScalarBuffer::from(o));
         let data = Buffer::from_vec(data);
         let a: ArrayRef = if *dt == DataType::LargeUtf8 {
@@ -609,8 +679,7 @@ fn bytes_array(v: ByteArrays, s: Option<&[bool]>, dt: &DataType) -> Result<Array
             i32::MAX as u64,
         ));
     }
-    let mut o = Vec::with_capacity(s.map_or(offsets.len(), |s| s.len() + 1));
-    spread(&mut |x| o.push(x as i32));
+    let o = spread_offsets(&offsets, s, |x| x as i32);
     let o = OffsetBuffer::new(ScalarBuffer::from(o));
     let data = Buffer::from_vec(data);
     let text = matches!(dt, DataType::Utf8 | DataType::Utf8View)
@@ -675,7 +744,11 @@ fn dictionary(plain: &ArrayRef, text: bool) -> Result<ArrayRef> {
     } else {
         DataType::Binary
     };
-    let values = bytes_array(distinct, None, &dt)?;
+    let all = Slots {
+        len: distinct.len(),
+        valid: None,
+    };
+    let values = bytes_array(distinct, &all, &dt)?;
     let keys = PrimitiveArray::<Int32Type>::new(ScalarBuffer::from(keys), nulls.cloned());
     Ok(Arc::new(
         DictionaryArray::<Int32Type>::try_new(keys, values).map_err(|e| arrow_error(e, ""))?,
