@@ -495,6 +495,37 @@ impl<'a> ColumnChunkReader<'a> {
         }
     }
 
+    /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
+    /// leaves its values as indices (`out` gets its levels only): the caller gathers the
+    /// values it keeps with [`ColumnChunkReader::gather_deferred`], straight into its output,
+    /// instead of gathering the whole page and copying from it.
+    pub(crate) fn append_page_deferred(&mut self, out: &mut LeafData) -> Result<bool> {
+        self.stream.decoder.defer_byte_array_gather(true);
+        match self.stream.next_data_page(out) {
+            Ok(page) => Ok(page.is_some()),
+            Err(e) => Err(self.locate(e)),
+        }
+    }
+
+    /// How many values the last page [`ColumnChunkReader::append_page_deferred`] read left
+    /// as dictionary indices; `None` when it decoded them.
+    pub(crate) fn deferred_values(&self) -> Option<usize> {
+        let d = &self.stream.decoder;
+        d.dict().and(d.deferred_indices()).map(<[u32]>::len)
+    }
+
+    /// Appends the values `range` of the last page's deferred indices (see
+    /// [`ColumnChunkReader::deferred_values`]) to `out`, gathered from the dictionary.
+    pub(crate) fn gather_deferred(&self, range: Range<usize>, out: &mut Values) -> Result<()> {
+        let d = &self.stream.decoder;
+        let (Some(indices), Some(dict)) = (d.deferred_indices(), d.dict()) else {
+            return Err(Error::invalid_argument("no deferred dictionary indices"));
+        };
+        let batch = indices.get(range).unwrap_or(&[]);
+        // The decoder checked every index against the dictionary.
+        crate::page::decode::gather_reserved(dict, batch, out).map_err(|e| self.locate(e))
+    }
+
     /// The rows of the last page [`ColumnChunkReader::append_page`] read, when the offset
     /// index placed it.
     pub(crate) fn last_rows(&self) -> Option<Range<u64>> {

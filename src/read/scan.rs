@@ -1304,6 +1304,9 @@ struct Cursor<'f> {
     buf: LeafData,
     max_def: u16,
     max_rep: u16,
+    /// Values of the page left as dictionary indices in `reader` (`buf` holds its levels
+    /// only): [`Cursor::take_to`] gathers the values it takes straight into its output.
+    deferred: Option<usize>,
     /// The next level position and value of `buf`.
     level: usize,
     value: usize,
@@ -1320,6 +1323,7 @@ impl<'f> Cursor<'f> {
             reader,
             max_def: c.max_def_level,
             max_rep: c.max_rep_level,
+            deferred: None,
             level: 0,
             value: 0,
             row: 0,
@@ -1342,7 +1346,15 @@ impl<'f> Cursor<'f> {
     }
 
     fn len(&self) -> usize {
-        level_count(&self.buf, self.max_def)
+        match self.deferred {
+            Some(n) if self.max_def == 0 => n,
+            _ => level_count(&self.buf, self.max_def),
+        }
+    }
+
+    /// Values of the page in `buf` (or left as indices).
+    fn values_len(&self) -> usize {
+        self.deferred.unwrap_or_else(|| self.buf.values.len())
     }
 
     /// Whether level position `i` starts a row.
@@ -1362,9 +1374,11 @@ impl<'f> Cursor<'f> {
         self.buf.values.clear();
         self.level = 0;
         self.value = 0;
-        if !self.reader.append_page(&mut self.buf)? {
+        self.deferred = None;
+        if !self.reader.append_page_deferred(&mut self.buf)? {
             return Ok(false);
         }
+        self.deferred = self.reader.deferred_values();
         self.pages += 1;
         // A page the offset index placed: rows between may have been skipped.
         if let Some(rows) = self.reader.last_rows() {
@@ -1458,10 +1472,14 @@ impl<'f> Cursor<'f> {
                 out.rep_levels
                     .extend_from_slice(self.buf.rep_levels.get(from..at).unwrap_or(&[]));
             }
-            let v = self.buf.values.as_ref();
-            let v_end = (self.value + values).min(v.len());
-            out.values
-                .extend_from(v.slice_or_empty(self.value.min(v_end)..v_end));
+            let v_end = (self.value + values).min(self.values_len());
+            let v_range = self.value.min(v_end)..v_end;
+            if self.deferred.is_some() {
+                self.reader.gather_deferred(v_range, &mut out.values)?;
+            } else {
+                out.values
+                    .extend_from(self.buf.values.as_ref().slice_or_empty(v_range));
+            }
             self.level = at;
             self.value = v_end;
             self.row = row;
