@@ -282,15 +282,23 @@ fn slots(l: &Leaves, c: usize, p: &Plan) -> Slots {
     }
     // One slot per level position: 64 of them to a word, in one pass.
     let vd = p.valid_def;
-    let words = def
-        .chunks(64)
-        .map(|ch| {
-            ch.iter()
-                .enumerate()
-                .fold(0u64, |w, (i, &d)| w | (u64::from(d >= vd) << i))
-        })
-        .collect();
-    slots_of_words(words, def.len())
+    slots_of_words(pack_bits(def, |d| d >= vd), def.len())
+}
+
+/// `f` of each of `items` as bits, 64 to a word, least significant first.
+fn pack_bits<T: Copy>(items: &[T], f: impl Fn(T) -> bool) -> Vec<u64> {
+    let word = |ch: &[T]| {
+        ch.iter()
+            .enumerate()
+            .fold(0u64, |w, (i, &x)| w | (u64::from(f(x)) << i))
+    };
+    let mut chunks = items.chunks_exact(64);
+    let mut words = Vec::with_capacity(items.len().div_ceil(64));
+    words.extend((&mut chunks).map(word));
+    if !chunks.remainder().is_empty() {
+        words.push(word(chunks.remainder()));
+    }
+    words
 }
 
 /// Slot count and validity of a node valid at `valid_def`.
@@ -464,7 +472,11 @@ fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRe
         (_, DataType::Null) => Arc::new(NullArray::new(s.len)),
         (Values::Boolean(v), DataType::Boolean) => {
             let v = spread(v, s);
-            Arc::new(BooleanArray::new(BooleanBuffer::from(v), s.nulls()))
+            let bits = Buffer::from_vec(pack_bits(&v, |b| b));
+            Arc::new(BooleanArray::new(
+                BooleanBuffer::new(bits, 0, v.len()),
+                s.nulls(),
+            ))
         }
         (Values::Int32(v), _) => int32_array(v, s, dt)?,
         (Values::Int64(v), _) => int64_array(v, s, dt)?,

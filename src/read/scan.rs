@@ -72,6 +72,9 @@ use crate::schema::Schema;
 /// Rows per batch unless [`ScanBuilder::batch_size`] says otherwise.
 pub const DEFAULT_BATCH_ROWS: usize = 8192;
 
+/// The most level positions a flat column's batch reserves before it is read.
+const RESERVE_ROWS: u64 = 1 << 16;
+
 /// Chooses what a [`Scan`] reads: see the [module documentation](self).
 #[derive(Clone)]
 #[must_use = "a ScanBuilder reads nothing until .run() (or .records(), .explain())"]
@@ -1338,6 +1341,16 @@ impl<'f> Cursor<'f> {
     /// The levels and values of `rows` (ascending row ordinals of the row group).
     fn rows(&mut self, rows: &[Range<u64>]) -> Result<LeafData> {
         let mut out = self.reader.new_leaf_data();
+        if self.max_rep == 0 {
+            // A flat column has one level position per row: its batch is sized once (not
+            // grown page piece by page piece), up to a bound the row counts cannot raise.
+            let n = rows.iter().map(|r| r.end - r.start).sum::<u64>();
+            let n = usize::try_from(n.min(RESERVE_ROWS)).unwrap_or(0);
+            if self.max_def > 0 {
+                out.def_levels.reserve(n);
+            }
+            out.values.try_reserve(n, 0)?;
+        }
         for r in rows {
             self.skip_to(r.start).map_err(|e| self.locate(e))?;
             self.take_to(r.end, &mut out).map_err(|e| self.locate(e))?;
