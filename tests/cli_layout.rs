@@ -11,7 +11,9 @@ use parket::schema::Schema;
 use parket::values::{ByteArrays, ValuesRef};
 use parket::write::{FileWriter, WriteOptions};
 
-fn note20_file() -> PathBuf {
+/// Spec-note 20's file, written under `name` (one per test: tests run in parallel, and one
+/// rewriting the file while another reads it gave a torn footer).
+fn note20_file(name: &str) -> PathBuf {
     let schema =
         Schema::parse("message m { required int32 x; required binary s (STRING); }").unwrap();
     let options = WriteOptions::default()
@@ -34,7 +36,7 @@ fn note20_file() -> PathBuf {
     w.finish().unwrap();
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli_layout");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("note20.parquet");
+    let path = dir.join(format!("{name}.parquet"));
     std::fs::write(&path, w.into_inner()).unwrap();
     path
 }
@@ -85,7 +87,7 @@ fn row_pages(svg: &str) -> Vec<(String, String, bool)> {
 
 #[test]
 fn pages_line_up_by_row_and_a_where_scan_reads_only_some() {
-    let file = note20_file();
+    let file = note20_file("rows");
     let all = row_pages(&layout(&file, None));
     let want_rows = [
         ("x", "0..4"),
@@ -114,7 +116,7 @@ fn pages_line_up_by_row_and_a_where_scan_reads_only_some() {
 
 #[test]
 fn the_footer_is_drawn_field_by_field_and_the_bands_are_labelled() {
-    let file = note20_file();
+    let file = note20_file("footer");
     let bytes = std::fs::read(&file).unwrap();
     let n = bytes.len();
     let footer_len = u32::from_le_bytes(bytes[n - 8..n - 4].try_into().unwrap()) as u64;
