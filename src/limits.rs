@@ -176,6 +176,7 @@ pub(crate) fn copied(bytes: &[u8], what: &'static str) -> Result<Vec<u8>> {
 
 /// `len` zero bytes, allocated through [`reserve`]: the buffer that file bytes whose length
 /// comes from the file (a footer, a Bloom filter, a page index) are read into.
+#[cfg(any(feature = "std", test))]
 pub(crate) fn zeroed(len: usize, what: &'static str) -> Result<Vec<u8>> {
     let mut v = Vec::new();
     reserve(&mut v, len, what)?;

@@ -748,7 +748,9 @@ impl<'a> FileReader<'a> {
     }
 
     /// The file bytes `range` of `what` (borrowed when the file is in memory). Errors when
-    /// the range is not inside the file, or when it cannot be allocated.
+    /// the range is not inside the file, or when it cannot be allocated (`what` names it in
+    /// that error, which only a source read into memory can give).
+    #[cfg_attr(not(feature = "std"), allow(unused_variables))]
     pub(crate) fn read_range(
         &self,
         range: core::ops::Range<u64>,
