@@ -1063,15 +1063,15 @@ impl OpenGroup<'_> {
     }
 
     /// The levels and values of `rows` of the cursors `which` (ascending, distinct), in that
-    /// order, on up to `threads` threads; `held` counts the levels held, against `limits`.
+    /// order, on up to `threads` threads; the levels they hold are checked against `limits`.
     fn read_columns(
         &mut self,
         which: &[usize],
         rows: &[Range<u64>],
         threads: usize,
-        held: &mut u64,
         limits: &crate::Limits,
     ) -> Result<Vec<LeafData>> {
+        let mut held = 0u64;
         let mut picked: Vec<&mut Cursor<'_>> = self
             .cursors
             .iter_mut()
@@ -1084,8 +1084,8 @@ impl OpenGroup<'_> {
         if threads > 1 && picked.len() > 1 {
             for out in cursor_rows_parallel(&mut picked, rows, threads) {
                 let (out, max_def) = out?;
-                *held = held.saturating_add(level_count(&out, max_def) as u64);
-                limits.check_values_per_read(*held)?;
+                held = held.saturating_add(level_count(&out, max_def) as u64);
+                limits.check_values_per_read(held)?;
                 columns.push(out);
             }
             return Ok(columns);
@@ -1093,8 +1093,8 @@ impl OpenGroup<'_> {
         let _ = threads;
         for c in &mut picked {
             let out = c.rows(rows)?;
-            *held = held.saturating_add(level_count(&out, c.max_def) as u64);
-            limits.check_values_per_read(*held)?;
+            held = held.saturating_add(level_count(&out, c.max_def) as u64);
+            limits.check_values_per_read(held)?;
             columns.push(out);
         }
         Ok(columns)
@@ -1112,7 +1112,7 @@ impl OpenGroup<'_> {
             return Ok(None);
         }
         let all: Vec<usize> = (0..self.cursors.len()).collect();
-        let columns = self.read_columns(&all, &rows, threads, &mut 0, limits)?;
+        let columns = self.read_columns(&all, &rows, threads, limits)?;
         Ok(Some(ScanBatch {
             row_group: self.row_group,
             rows,
@@ -1139,7 +1139,7 @@ impl OpenGroup<'_> {
         let mut slots = f.slots.to_vec();
         slots.sort_unstable();
         slots.dedup();
-        let data = self.read_columns(&slots, &rows, threads, &mut 0, limits)?;
+        let data = self.read_columns(&slots, &rows, threads, limits)?;
         for (&s, d) in slots.iter().zip(data) {
             if let Some(slot) = read.get_mut(s) {
                 *slot = Some(d);
@@ -1183,7 +1183,7 @@ impl OpenGroup<'_> {
             .collect();
         let mut rest = match kept.is_empty() {
             true => Vec::new(),
-            false => self.read_columns(&rest, &kept, threads, &mut 0, limits)?,
+            false => self.read_columns(&rest, &kept, threads, limits)?,
         }
         .into_iter();
         let mut columns = Vec::with_capacity(f.out_columns);
