@@ -6,6 +6,7 @@ mod args;
 mod cat;
 mod check;
 mod dump;
+mod dump_encodings;
 mod dump_structs;
 mod encrypt;
 mod json;
