@@ -455,3 +455,37 @@ print(sum(len(v) for v in vals))
     );
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn a_thread_count_out_of_range_is_an_error_not_a_panic() {
+    // `--threads` is the user's: `check` once overflowed computing its window (4 chunks per
+    // thread), and `cat` started as many threads as it was told.
+    let (schema, records) = sample();
+    let path = temp_path("threads.parquet");
+    std::fs::write(&path, write(&schema, WriteOptions::default(), &records)).unwrap();
+    let run = |command: &str, threads: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_parket"))
+            .args([command, "--threads", threads])
+            .arg(&path)
+            .output()
+            .expect("run parket");
+        let text = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            !text.contains("panicked"),
+            "{command} --threads {threads}: {text}"
+        );
+        (out.status.success(), text)
+    };
+    for command in ["check", "cat"] {
+        for threads in [usize::MAX.to_string(), "1025".into(), "0".into()] {
+            let (ok, text) = run(command, &threads);
+            assert!(!ok, "{command} --threads {threads} succeeded");
+            assert!(
+                text.contains(&format!("--threads {threads}: give 1 to 1024")),
+                "{command}: {text}"
+            );
+        }
+        let (ok, text) = run(command, "1024");
+        assert!(ok, "{command} --threads 1024: {text}");
+    }
+}

@@ -72,10 +72,12 @@ where
     let turn = Condvar::new();
     let (send, recv) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|s| {
+        let mut started = 0;
         for _ in 0..threads {
             let send = send.clone();
             let (claims, turn, init, work) = (&claims, &turn, &init, &work);
-            s.spawn(move || {
+            // A thread the system will not start is one fewer worker, not a panic.
+            let worker = std::thread::Builder::new().spawn_scoped(s, move || {
                 let mut state = init();
                 loop {
                     let i = {
@@ -84,7 +86,7 @@ where
                             if c.stop || c.next >= n {
                                 return;
                             }
-                            if c.next < c.consumed + window {
+                            if c.next < c.consumed.saturating_add(window) {
                                 break;
                             }
                             c = match turn.wait(c) {
@@ -100,8 +102,19 @@ where
                     }
                 }
             });
+            match worker {
+                Ok(_) => started += 1,
+                Err(_) => break,
+            }
         }
         drop(send);
+        if started == 0 {
+            let mut state = init();
+            for i in 0..n {
+                consume(i, work(&mut state, i))?;
+            }
+            return Ok(());
+        }
         let mut held: BTreeMap<usize, R> = BTreeMap::new();
         let mut at = 0usize;
         let mut result = Ok(());
@@ -187,6 +200,30 @@ mod tests {
             worst >= 2,
             "the workers never ran ahead ({worst}): not parallel"
         );
+    }
+
+    #[test]
+    fn a_window_near_usize_max_does_not_overflow() {
+        // `consumed + window` once overflowed here (a panic in the workers, or in release
+        // builds a window that wrapped to nothing and workers waiting forever).
+        let mut out = Vec::new();
+        ordered(
+            2,
+            50,
+            usize::MAX,
+            || (),
+            |_, i| {
+                // Slow enough that items are still to claim once the consumer has moved on.
+                std::thread::sleep(std::time::Duration::from_micros(200));
+                i
+            },
+            |i, r| {
+                out.push((i, r));
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(out, (0..50).map(|i| (i, i)).collect::<Vec<_>>());
     }
 
     #[test]

@@ -90,7 +90,11 @@ fn for_each_threaded<T: Send>(
     };
     std::thread::scope(|s| {
         for _ in 1..threads {
-            s.spawn(work);
+            // A thread the system will not start is one fewer worker (the caller's thread
+            // takes what the others leave), not a panic.
+            if std::thread::Builder::new().spawn_scoped(s, work).is_err() {
+                break;
+            }
         }
         work();
     });

@@ -90,7 +90,7 @@ pub fn check(mut args: Args) -> Result<(), String> {
     parket::read::parallel::ordered(
         threads,
         items,
-        4 * threads,
+        threads.saturating_mul(4),
         || {
             let raw = open(&path).and_then(|file| {
                 let mut raw = Raw { file, len: 0 };
@@ -971,7 +971,6 @@ impl ChunkCheck<'_, '_> {
     }
 }
 
-/// `f` of each data page, with 0 for the pages without values (not decoded).
 /// The bytes of `values` less the prefix each shares with the one before it.
 fn suffix_bytes<'a>(values: impl Iterator<Item = &'a [u8]>) -> u64 {
     let mut prev: &[u8] = &[];
@@ -984,6 +983,7 @@ fn suffix_bytes<'a>(values: impl Iterator<Item = &'a [u8]>) -> u64 {
     total
 }
 
+/// `f` of each data page, with 0 for the pages without values (not decoded).
 fn page_values(data: &[&WalkedPage], pages: &[PageData], f: fn(&PageData) -> i64) -> Vec<i64> {
     let mut k = 0;
     data.iter()

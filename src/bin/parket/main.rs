@@ -132,12 +132,23 @@ fn main() {
     }
 }
 
-/// `--threads N` (at least 1), or every core.
+/// The most `--threads` takes: a thread per core of the largest machines and then some, far
+/// below what a system will start (`cat` starts as many as it is told).
+pub const MAX_THREADS: usize = 1024;
+
+/// `--threads N` (1 to [`MAX_THREADS`]), or every core.
 pub fn threads_arg(args: &mut Args) -> Result<usize, String> {
     match args.parsed::<usize>("--threads")? {
-        Some(0) => Err("--threads: give at least 1".into()),
-        Some(n) => Ok(n),
+        Some(n) => threads_value(n),
         None => Ok(parket::read::parallel::threads_default()),
+    }
+}
+
+/// `n` as a thread count: 1 to [`MAX_THREADS`], else an error saying so.
+pub fn threads_value(n: usize) -> Result<usize, String> {
+    match n {
+        1..=MAX_THREADS => Ok(n),
+        _ => Err(format!("--threads {n}: give 1 to {MAX_THREADS}")),
     }
 }
 

@@ -143,10 +143,7 @@ pub fn options(args: &mut Args) -> Result<WriteOptions, String> {
         o = o.ieee_754_total_order(on_off("--ieee-754-total-order", &v)?);
     }
     if let Some(n) = args.parsed::<usize>("--threads")? {
-        if n == 0 {
-            return Err("--threads 0: expected at least 1".into());
-        }
-        o = o.threads(n);
+        o = o.threads(crate::threads_value(n)?);
     }
     if let Some(v) = args.value("--crc")? {
         o = o.page_crc(on_off("--crc", &v)?);
