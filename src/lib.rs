@@ -15,8 +15,8 @@
 //! ```text
 //! read:   bytes -> footer (thrift -> format) -> schema -> column chunk -> page -> decompress
 //!               -> levels + values (encoding) -> records (assembly)
-//! write:  records -> (shredding) levels + values -> encoding -> page -> compress
-//!               -> column chunk -> row group -> footer -> bytes
+//! write:  records -> (shredding) levels + values -> column chunk (cut into pages) -> page
+//!               (levels + values encoded, compressed, header, CRC) -> row group -> footer -> bytes
 //! ```
 //!
 //! Without its `std` feature the crate is `#![no_std]` + `alloc` and reads from byte slices.
