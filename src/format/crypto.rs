@@ -40,7 +40,8 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::thrift::{
-    read_union, thrift_struct, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty, Writer, STRUCT,
+    read_empty, read_union, thrift_struct, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty,
+    Writer, STRUCT,
 };
 
 thrift_struct! {
@@ -121,6 +122,22 @@ fn member_struct<T: ThriftType>(r: &mut Reader<'_>, wire: u8, what: &'static str
         return Err(Error::out_of_spec(what).at_offset(r.position() as u64));
     }
     T::read(r, Ctx::NONE)
+}
+
+/// The `ENCRYPTION_WITH_COLUMN_KEY` member of a [`ColumnCryptoMetaData`].
+#[cfg(feature = "metadata-extras")]
+fn column_key(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<EncryptionWithColumnKey> {
+    member_struct(r, wire, what)
+}
+
+/// Without `metadata-extras` (a lean reader, which needs to know only that a column is
+/// encrypted, to refuse it with [`ErrorKind::Encrypted`](crate::ErrorKind::Encrypted)) the
+/// member's fields are skipped at the Thrift level, as every encryption detail is, and read as
+/// empty: no decoder for them is linked in.
+#[cfg(not(feature = "metadata-extras"))]
+fn column_key(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<EncryptionWithColumnKey> {
+    read_empty(r, wire, what)?;
+    Ok(EncryptionWithColumnKey::default())
 }
 
 fn write_member<T: ThriftType>(w: &mut Writer<'_>, id: i16, v: &T) {
@@ -216,9 +233,10 @@ impl ThriftType for ColumnCryptoMetaData {
             r,
             "ColumnCryptoMetaData must have exactly one known member",
             |r, id, wire| match id {
-                1 => member_struct::<EncryptionWithFooterKey>(r, wire, WHAT)
-                    .map(|_| Some(ColumnCryptoMetaData::EncryptionWithFooterKey)),
-                2 => member_struct(r, wire, WHAT)
+                // An empty struct: skipped, fields a newer writer added included.
+                1 => read_empty(r, wire, WHAT)
+                    .map(|()| Some(ColumnCryptoMetaData::EncryptionWithFooterKey)),
+                2 => column_key(r, wire, WHAT)
                     .map(|v| Some(ColumnCryptoMetaData::EncryptionWithColumnKey(v))),
                 _ => Ok(None),
             },
