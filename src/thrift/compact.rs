@@ -197,6 +197,13 @@ impl Reader<'_> {
     }
 }
 
+/// [`Reader::skip`] in builds for size: [`Reader::skip_nested`] (see `thrift::skip_any`,
+/// the point of choice).
+#[cfg_attr(test, allow(dead_code))]
+pub(crate) fn skip_recursive(r: &mut Reader<'_>, t: u8) -> Result<()> {
+    r.skip_nested(t, false)
+}
+
 /// The compact struct decoder (see the module docs); expands to the body of
 /// [`ThriftType::read`] for `$name`.
 macro_rules! __read_struct_compact {

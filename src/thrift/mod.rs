@@ -78,25 +78,18 @@ pub use compact::{__StructState, __read_opt, __read_req, __required_mask};
 #[allow(unused_imports)] // `__read_struct_compact` is used by name in tests only
 pub(crate) use compact::{__init, __missing, __read_into, __read_struct_compact, __set};
 
-// The one point of choice between the two struct decoders and the two skips: the default
-// ones (one loop per struct type; an iterative skip), or, built for size
-// (`cfg(parket_opt_size)`), the table-driven decoder and the recursive skip of `compact`,
-// which are smaller and measurably slower (see `compact`).
+// The one point of choice between the two struct decoders and the two skips (see
+// [`Reader::skip`]): the default ones (one loop per struct type; an iterative skip), or, built
+// for size (`cfg(parket_opt_size)`), the table-driven decoder and the recursive skip of
+// `compact`, which are smaller and measurably slower (see `compact`).
 #[cfg(not(parket_opt_size))]
-pub(crate) use codec::__read_struct_default as __read_struct;
+pub(crate) use {
+    codec::__read_struct_default as __read_struct, reader::skip_iterative as skip_any,
+};
 #[cfg(parket_opt_size)]
-pub(crate) use compact::__read_struct_compact as __read_struct;
-
-/// Skips a field value of wire type `t` (see [`Reader::skip`]), by the variant chosen above.
-#[cfg(not(parket_opt_size))]
-fn skip_any(r: &mut Reader<'_>, t: u8) -> crate::error::Result<()> {
-    r.skip_loop(t, &mut alloc::vec::Vec::new())
-}
-
-#[cfg(parket_opt_size)]
-fn skip_any(r: &mut Reader<'_>, t: u8) -> crate::error::Result<()> {
-    r.skip_nested(t, false)
-}
+pub(crate) use {
+    compact::__read_struct_compact as __read_struct, compact::skip_recursive as skip_any,
+};
 
 pub use reader::Reader;
 pub use writer::Writer;

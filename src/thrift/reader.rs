@@ -260,8 +260,7 @@ impl<'a> Reader<'a> {
         result
     }
 
-    // Unused in builds for size, which skip recursively (see `thrift::skip_any`).
-    #[allow(dead_code)]
+    #[allow(dead_code)] // unused in builds for size
     pub(crate) fn skip_loop(&mut self, field_type: u8, stack: &mut Vec<Frame>) -> Result<()> {
         self.skip_one(field_type, false, stack)?;
         while let Some(top) = stack.last_mut() {
@@ -371,4 +370,11 @@ impl<'a> Reader<'a> {
         }
         Ok(())
     }
+}
+
+/// [`Reader::skip`] in the default builds: iterative, on a stack of frames (see
+/// `thrift::skip_any`, the point of choice).
+#[allow(dead_code)] // unused in builds for size
+pub(crate) fn skip_iterative(r: &mut Reader<'_>, t: u8) -> Result<()> {
+    r.skip_loop(t, &mut Vec::new())
 }
