@@ -260,3 +260,35 @@ impl FileCryptoMetaData {
         crate::thrift::decode_prefix(buf, crate::Limits::default().nesting_depth)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ENCRYPTION_WITH_COLUMN_KEY { path_in_schema: ["a"], key_metadata: "k" }`, by hand:
+    /// `2c` field 2 (delta 2), STRUCT; `19 18 01 61` field 1, LIST of 1 BINARY, "a"; `18 01 6b`
+    /// field 2, BINARY, "k"; `00` stop (member); `00` stop (union). Decoded with
+    /// `metadata-extras`; without it, skipped to an empty member (all a lean reader needs is
+    /// that the column is encrypted), every byte consumed either way.
+    #[test]
+    fn column_key_member_is_decoded_or_skipped() {
+        let bytes = [0x2c, 0x19, 0x18, 0x01, b'a', 0x18, 0x01, b'k', 0x00, 0x00];
+        let (v, n) = crate::thrift::decode_prefix::<ColumnCryptoMetaData>(&bytes, 64).unwrap();
+        assert_eq!(n, bytes.len());
+        let member = if cfg!(feature = "metadata-extras") {
+            EncryptionWithColumnKey {
+                path_in_schema: alloc::vec![String::from("a")],
+                key_metadata: Some(b"k".to_vec()),
+            }
+        } else {
+            EncryptionWithColumnKey::default()
+        };
+        assert_eq!(v, ColumnCryptoMetaData::EncryptionWithColumnKey(member));
+        // A member that is not a struct is an error either way.
+        let e = crate::thrift::decode_prefix::<ColumnCryptoMetaData>(&[0x25, 0x02, 0x00], 64);
+        assert_eq!(
+            e.unwrap_err().to_string(),
+            "invalid file: ColumnCryptoMetaData member is not a struct (byte offset 1)"
+        );
+    }
+}
