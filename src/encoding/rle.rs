@@ -329,7 +329,10 @@ pub(crate) use variant::decode_levels_counted;
 mod fast {
     use alloc::vec::Vec;
 
-    use super::{decode_hybrid, for_each_run, HybridOutput, LevelCounts, Run};
+    use super::{
+        decode_hybrid, for_each_run, run_header, HybridOutput, LevelCounts, Run, RunHeader,
+    };
+    use crate::bytes::Cursor;
     use crate::error::{Error, Result};
 
     /// [`decode_hybrid`] for levels and booleans: its own instance per output type.
@@ -362,6 +365,9 @@ mod fast {
             ));
         }
         out.reserve(num_values.min(input.len().saturating_mul(8).saturating_add(8)));
+        if bit_width == 1 {
+            return levels_width1(input, num_values, count_of, out);
+        }
         let mut counts = LevelCounts::default();
         let used = for_each_run(input, bit_width, num_values, |run| {
             match run {
@@ -389,6 +395,79 @@ mod fast {
         })?;
         Ok((used, counts))
     }
+
+    /// Each byte's 8 levels of bit width 1, LSB first: a bit-packed run at width 1 is
+    /// expanded a byte at a time from here (4 KiB).
+    static BITS1: [[u16; 8]; 256] = {
+        let mut t = [[0u16; 8]; 256];
+        let mut b = 0;
+        while b < 256 {
+            let mut i = 0;
+            while i < 8 {
+                t[b][i] = ((b >> i) & 1) as u16;
+                i += 1;
+            }
+            b += 1;
+        }
+        t
+    };
+
+    /// [`decode_levels_counted`] at bit width 1 (the definition levels of every optional
+    /// column outside lists): levels 0 and 1 only, so a bit-packed run's bytes expand through
+    /// [`BITS1`] into the output, 64 levels per append, and are counted with `count_ones`,
+    /// with no unpacking into a buffer of `u32` and no passes over it. Short runs (random
+    /// nulls make runs of a group or two between RLE runs) then cost a few instructions, not
+    /// a call into the generic unpacker and three short loops. A property test compares it
+    /// with the generic path.
+    fn levels_width1(
+        input: &[u8],
+        num_values: usize,
+        count_of: u16,
+        out: &mut Vec<u16>,
+    ) -> Result<(usize, LevelCounts)> {
+        let mut c = Cursor::new(input);
+        let (mut ones, mut remaining) = (0usize, num_values);
+        while remaining > 0 {
+            match run_header(&mut c, 1)? {
+                RunHeader::Packed { count, bytes } => {
+                    let n = count.min(remaining);
+                    remaining -= n;
+                    // The run holds count / 8 >= n / 8 bytes (checked by `run_header`).
+                    let (whole, rest) = bytes.split_at_checked(n / 8).unwrap_or((bytes, &[]));
+                    for group in whole.chunks(8) {
+                        let mut buf = [0u16; 64];
+                        for (dst, &b) in buf.chunks_exact_mut(8).zip(group) {
+                            dst.copy_from_slice(&BITS1[b as usize]);
+                        }
+                        out.extend_from_slice(buf.get(..group.len() * 8).unwrap_or(&[]));
+                    }
+                    ones += whole.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+                    let tail = n % 8;
+                    if tail > 0 {
+                        let b = rest.first().map_or(0, |&b| b & ((1u8 << tail) - 1));
+                        out.extend_from_slice(BITS1[b as usize].get(..tail).unwrap_or(&[]));
+                        ones += b.count_ones() as usize;
+                    }
+                }
+                RunHeader::Rle { value, len } => {
+                    let n = len.min(remaining);
+                    remaining -= n;
+                    // `run_header` checked the value against the bit width: 0 or 1.
+                    out.resize(out.len() + n, value as u16);
+                    ones += if value == 1 { n } else { 0 };
+                }
+            }
+        }
+        let counts = LevelCounts {
+            highest: u16::from(ones > 0),
+            count: match count_of {
+                0 => num_values - ones,
+                1 => ones,
+                _ => 0,
+            },
+        };
+        Ok((c.position(), counts))
+    }
 }
 
 /// The decoders of builds for size.
@@ -396,7 +475,7 @@ mod fast {
 mod compact {
     use alloc::vec::Vec;
 
-    use super::{decode_hybrid, decode_levels, HybridOutput, LevelCounts};
+    use super::{decode_hybrid, HybridOutput, LevelCounts};
     use crate::error::{Error, Result};
 
     /// [`decode_hybrid`] for levels and booleans in builds for size: the
@@ -422,7 +501,7 @@ mod compact {
         r
     }
 
-    /// `decode_levels_counted` for builds for size: [`decode_levels`],
+    /// `decode_levels_counted` for builds for size: [`super::decode_levels`],
     /// then a scan of what it appended. Same levels, counts and errors (a property test compares
     /// them), without a second copy of the hybrid decoder.
     pub(crate) fn decode_levels_counted(
@@ -433,7 +512,15 @@ mod compact {
         out: &mut Vec<u16>,
     ) -> Result<(usize, LevelCounts)> {
         let start = out.len();
-        let used = decode_levels(input, bit_width, num_values, out)?;
+        // `decode_narrow`, which `decode_levels` is in these builds (and, in tests, the
+        // reference the fast decoder is compared with).
+        if bit_width > 16 {
+            return Err(Error::out_of_range(
+                "RLE/bit-packing hybrid bit width",
+                bit_width as i64,
+            ));
+        }
+        let used = decode_narrow(input, bit_width, 16, num_values, out)?;
         let levels = out.get(start..).unwrap_or(&[]);
         let counts = LevelCounts {
             highest: levels.iter().fold(0, |a, &l| a.max(l)),
@@ -481,6 +568,11 @@ pub fn decode_levels(
     num_values: usize,
     out: &mut Vec<u16>,
 ) -> Result<usize> {
+    // Width 1 (every optional column outside lists) by the reader's own decoder.
+    #[cfg(not(parket_opt_size))]
+    if bit_width == 1 {
+        return decode_levels_counted(input, 1, num_values, 0, out).map(|(used, _)| used);
+    }
     variant::decode_narrow(input, bit_width, 16, num_values, out)
 }
 
@@ -1007,6 +1099,36 @@ mod tests {
                 (Ok(x), Ok(y)) => prop_assert_eq!(x, y),
                 (Err(x), Err(y)) => prop_assert_eq!(x.kind(), y.kind()),
                 _ => prop_assert!(false, "{:?} vs {:?}", ra, rb),
+            }
+        }
+
+        #[test]
+        fn width1_levels_match_reference(
+            runs in proptest::collection::vec((0u16..2, 1usize..30), 0..80),
+            count_of in 0u16..3,
+            cut in 0usize..9,
+        ) {
+            // Long runs (RLE) between single levels (bit-packed runs of a group or a few):
+            // the width-1 decoder agrees with the generic one of builds for size, levels,
+            // counts and bytes used, whole and cut short at any level.
+            let levels: Vec<u16> = runs
+                .iter()
+                .flat_map(|&(v, n)| (0..n as u16).map(move |k| if n > 8 { v } else { (v + k) % 2 }))
+                .collect();
+            let mut enc = Vec::new();
+            encode_levels(&levels, 1, &mut enc);
+            for n in [levels.len(), levels.len() / 2, levels.len().saturating_sub(cut)] {
+                let mut got = vec![9u16];
+                let fast = decode_levels_counted(&enc, 1, n, count_of, &mut got).unwrap();
+                let mut want = vec![9u16];
+                let reference = compact::decode_levels_counted(&enc, 1, n, count_of, &mut want).unwrap();
+                prop_assert_eq!(fast, reference);
+                prop_assert_eq!(&got, &want);
+                prop_assert_eq!(&got[1..], &levels[..n]);
+                // The public decoder takes the same path.
+                let mut public = vec![9u16];
+                prop_assert_eq!(decode_levels(&enc, 1, n, &mut public).unwrap(), fast.0);
+                prop_assert_eq!(&public, &want);
             }
         }
 

@@ -422,9 +422,13 @@ impl<'a> PageDecoder<'a> {
         self.dictionary.as_ref().map(Dictionary::values)
     }
 
-    /// The chunk's dictionary as the gathers read it.
+    /// The chunk's dictionary as the gathers read it (its longest entry measured once, when
+    /// its page was decoded).
     pub(crate) fn dict(&self) -> Option<Dict<'_>> {
-        self.dictionary.as_ref().map(Dictionary::dict)
+        let longest = self.dict_longest as usize;
+        self.dictionary
+            .as_ref()
+            .map(|d| d.dict().with_longest(longest))
     }
 
     /// Decodes one page: `header` and its `body` (exactly `compressed_page_size` bytes).
@@ -702,9 +706,10 @@ impl<'a> PageDecoder<'a> {
             h.encoding,
             rest,
             non_null,
-            self.dictionary
-                .as_ref()
-                .map(|d| (d.dict(), self.dict_longest)),
+            self.dictionary.as_ref().map(|d| {
+                let longest = self.dict_longest;
+                (d.dict().with_longest(longest as usize), longest)
+            }),
             &mut self.indices,
             &self.limits,
             self.defer_bytes,
@@ -810,9 +815,10 @@ impl<'a> PageDecoder<'a> {
             h.encoding,
             data,
             non_null,
-            self.dictionary
-                .as_ref()
-                .map(|d| (d.dict(), self.dict_longest)),
+            self.dictionary.as_ref().map(|d| {
+                let longest = self.dict_longest;
+                (d.dict().with_longest(longest as usize), longest)
+            }),
             &mut self.indices,
             &self.limits,
             self.defer_bytes,
@@ -1044,6 +1050,8 @@ mod fast {
     pub(super) const DEFERS: bool = true;
     /// Large BYTE_ARRAY dictionaries are decoded in place.
     pub(super) const IN_PLACE: bool = true;
+    /// BYTE_ARRAY gathers reserve the bytes they copy, fallibly (see [`super::gather_reserved`]).
+    pub(super) const GATHER_RESERVES: bool = true;
 
     /// Largest copy (entries' longest length x values) that a dictionary-encoded page
     /// gathers in the fused pass, which cannot know the size beforehand; above it, the
@@ -1090,6 +1098,8 @@ mod compact {
     pub(super) const DEFERS: bool = false;
     /// Never in place.
     pub(super) const IN_PLACE: bool = false;
+    /// BYTE_ARRAY gathers grow as they copy: the bytes are counted and reserved first.
+    pub(super) const GATHER_RESERVES: bool = false;
 
     /// Gathers the `n` values of a dictionary-encoded page's index section `data`.
     pub(super) fn gather(
@@ -1154,6 +1164,12 @@ fn gather_bytes(dict: Dict<'_>, indices: &[u32]) -> u64 {
 /// room for them reserved first, at once and fallibly: a BYTE_ARRAY page whose entries do not
 /// fit in memory is an error, not an abort.
 pub(crate) fn gather_reserved(dict: Dict<'_>, indices: &[u32], out: &mut Values) -> Result<()> {
+    if variant::GATHER_RESERVES && matches!(dict, Dict::Bytes(_)) {
+        // The gather adds up the entries' lengths as it writes their offsets, and reserves
+        // their bytes fallibly itself: no pass over the indices to count them first.
+        out.try_reserve(indices.len(), 0)?;
+        return dictionary::gather_dict(dict, indices, out);
+    }
     let bytes = usize::try_from(gather_bytes(dict, indices)).unwrap_or(usize::MAX);
     // The gather's block copies ask for `SHORT` bytes of slack past the end.
     out.try_reserve(indices.len(), bytes.saturating_add(crate::bytes::SHORT))?;

@@ -75,6 +75,15 @@ impl Dict<'_> {
         }
     }
 
+    /// The same dictionary, a BYTE_ARRAY one known to have no entry longer than `longest`
+    /// bytes (see [`Entries::with_longest`]).
+    pub(crate) fn with_longest(self, longest: usize) -> Self {
+        match self {
+            Dict::Bytes(e) => Dict::Bytes(e.with_longest(longest)),
+            v => v,
+        }
+    }
+
     /// The physical type of the entries.
     fn physical_type(&self) -> PhysicalType {
         match self {
@@ -100,6 +109,9 @@ pub(crate) struct Entries<'a> {
     offsets: &'a [usize],
     data: &'a [u8],
     gap: usize,
+    /// The longest entry's bytes when the holder of the dictionary knows it (see
+    /// [`Entries::with_longest`]), so that a gather does not scan every entry again.
+    longest: Option<usize>,
 }
 
 impl<'a> From<ByteArraysRef<'a>> for Entries<'a> {
@@ -109,6 +121,7 @@ impl<'a> From<ByteArraysRef<'a>> for Entries<'a> {
             offsets,
             data,
             gap: 0,
+            longest: None,
         }
     }
 }
@@ -122,6 +135,18 @@ impl<'a> Entries<'a> {
             offsets: starts,
             data,
             gap: 4,
+            longest: None,
+        }
+    }
+
+    /// The same entries, whose longest is `longest` bytes (what [`Entries::longest`] returns):
+    /// a page decoder measures its dictionary once, and every gather from it (page after page,
+    /// batch after batch) then skips the scan over all entries that choosing the block size
+    /// takes ([`Padded`]).
+    pub(crate) fn with_longest(self, longest: usize) -> Self {
+        Entries {
+            longest: Some(longest),
+            ..self
         }
     }
 
@@ -140,6 +165,9 @@ impl<'a> Entries<'a> {
 
     /// Bytes of the longest entry.
     pub(crate) fn longest(&self) -> usize {
+        if let Some(l) = self.longest {
+            return l;
+        }
         self.offsets
             .windows(2)
             .fold(0, |m, w| m.max(w[1].saturating_sub(w[0] + self.gap)))
@@ -162,7 +190,7 @@ pub(crate) fn gather_dict(dictionary: Dict<'_>, indices: &[u32], out: &mut Value
         (Dict::Bytes(d), Values::ByteArray(o)) => {
             let (offsets, data) = o.parts_mut();
             // Every index is in range (checked above).
-            Padded::new(d).append(indices, offsets, data);
+            Padded::new(d).append(indices, offsets, data)?;
             return Ok(());
         }
         (Dict::Values(d), o) => (d, o),
@@ -321,7 +349,9 @@ pub(super) const NARROW: usize = 16;
 
 impl<'a> Padded<'a> {
     fn new(dictionary: Entries<'a>) -> Self {
-        let Entries { offsets, data, gap } = dictionary;
+        let Entries {
+            offsets, data, gap, ..
+        } = dictionary;
         // Built for size, no copy (entries near the end take the slower copy). A dictionary
         // read in place (a gap) is never small: see `PageDecoder`.
         let data = if gap == 0 && data.len() < 8 * SHORT && variant::BLOCKS {
@@ -329,10 +359,8 @@ impl<'a> Padded<'a> {
         } else {
             Cow::Borrowed(data)
         };
-        let narrow = variant::BLOCKS
-            && offsets
-                .windows(2)
-                .all(|w| w[1].wrapping_sub(w[0]).wrapping_sub(gap) <= NARROW);
+        // Valid offsets never decrease, so this is `longest() <= NARROW`.
+        let narrow = variant::BLOCKS && dictionary.longest() <= NARROW;
         Padded {
             offsets,
             data,
@@ -344,9 +372,16 @@ impl<'a> Padded<'a> {
     /// Appends entry `i` for each of `indices` to `offsets` / `data` (a [`ByteArrays`]'
     /// parts). Offsets first, then the bytes, each entry by `extend_short` (a fixed-size
     /// block for a short entry, whose slack is reserved once). Returns false, appending
-    /// nothing, when an index is out of range.
+    /// nothing, when an index is out of range. The bytes the offsets add up to are reserved at
+    /// once and fallibly (an [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory), not an
+    /// abort), so callers need no pass of their own to size them.
     #[inline(always)]
-    fn append(&self, indices: &[u32], offsets: &mut Vec<usize>, data: &mut Vec<u8>) -> bool {
+    fn append(
+        &self,
+        indices: &[u32],
+        offsets: &mut Vec<usize>,
+        data: &mut Vec<u8>,
+    ) -> Result<bool> {
         variant::append(self, indices, offsets, data)
     }
 }
@@ -363,7 +398,7 @@ use fast as variant;
 /// Gathering by fixed-size blocks.
 #[cfg(not(parket_opt_size))]
 mod fast {
-    use super::{Padded, NARROW};
+    use super::{Padded, Result, NARROW};
     use crate::bytes::{extend_block, SHORT};
     use alloc::vec::Vec;
 
@@ -378,7 +413,7 @@ mod fast {
         indices: &[u32],
         offsets: &mut Vec<usize>,
         data: &mut Vec<u8>,
-    ) -> bool {
+    ) -> Result<bool> {
         // One copy of the loops per gap and block size, so that the gap is a constant.
         match (p.gap, p.narrow) {
             (0, true) => p.append_as::<0, NARROW>(indices, offsets, data),
@@ -396,7 +431,7 @@ mod fast {
             indices: &[u32],
             offsets: &mut Vec<usize>,
             data: &mut Vec<u8>,
-        ) -> bool {
+        ) -> Result<bool> {
             let (base, first) = (data.len(), offsets.len());
             let mut pos = base;
             let mut miss = false;
@@ -412,12 +447,16 @@ mod fast {
             }));
             if miss {
                 offsets.truncate(first);
-                return false;
+                return Ok(false);
             }
-            data.reserve(pos - base + SHORT);
+            let room = (pos - base).saturating_add(SHORT);
+            if let Err(e) = crate::limits::reserve(data, room, "the values of a page") {
+                offsets.truncate(first);
+                return Err(e);
+            }
             let ends = offsets.get(first..).unwrap_or(&[]);
             self.copy::<GAP, B>(indices, ends, data);
-            true
+            Ok(true)
         }
 
         /// The bytes of entries `indices`, which end at `ends` in `data`, as blocks of `B`.
@@ -441,31 +480,32 @@ mod fast {
 /// Gathering in builds for size: one loop, a copy by length per entry.
 #[cfg(parket_opt_size)]
 mod compact {
-    use super::Padded;
+    use super::{Padded, Result};
     use alloc::vec::Vec;
 
     /// No blocks: no padding, no narrow copies.
     pub(super) const BLOCKS: bool = false;
 
-    /// [`Padded::append`].
+    /// [`Padded::append`]: the bytes grow entry by entry (the page layer reserves them
+    /// beforehand, see `page::decode::gather_reserved`).
     pub(super) fn append(
         p: &Padded<'_>,
         indices: &[u32],
         offsets: &mut Vec<usize>,
         data: &mut Vec<u8>,
-    ) -> bool {
+    ) -> Result<bool> {
         let first = offsets.len();
         for &i in indices {
             let i = i as usize;
             let Some(entry) = p.offsets.get(i..i + 2) else {
                 offsets.truncate(first);
-                return false;
+                return Ok(false);
             };
             let range = entry[0].saturating_add(p.gap)..entry[1];
             data.extend_from_slice(p.data.get(range).unwrap_or(&[]));
             offsets.push(data.len());
         }
-        true
+        Ok(true)
     }
 }
 
@@ -501,7 +541,7 @@ fn gather_runs_bytes(
                 }
             }
             rle::Run::Packed(indices) => {
-                if !padded.append(indices, offsets, data) {
+                if !padded.append(indices, offsets, data)? {
                     return check_max(indices, len);
                 }
             }
