@@ -52,6 +52,28 @@ fn compare(bytes: &Bytes) -> Result<(), String> {
     Ok(())
 }
 
+/// `runs` reads of each of `files` by one reader (`side`: `parket` or `arrow-rs`), nothing
+/// else: the process to count instructions of (`perf stat -e instructions:u`). Returns the
+/// rows read per file.
+pub fn one_side(files: &[std::path::PathBuf], runs: usize, side: &str) -> Result<String, String> {
+    let mut out = String::new();
+    for file in files {
+        let bytes =
+            Bytes::from(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+        let mut rows = 0;
+        for _ in 0..runs {
+            rows = match side {
+                "parket" => parket_read(&bytes, |b| drop(std::hint::black_box(b)))?,
+                "arrow-rs" => arrow_side::read_arrow(&bytes, |b| drop(std::hint::black_box(b)))
+                    .map_err(|e| e.to_string())?,
+                _ => return Err(format!("--side {side}: parket or arrow-rs")),
+            };
+        }
+        writeln!(out, "{}: {rows} rows, {runs} reads by {side}", file.display()).ok();
+    }
+    Ok(out)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]

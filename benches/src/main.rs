@@ -68,6 +68,8 @@ struct Args {
     arrow_decode: Option<PathBuf>,
     whole_process: Option<PathBuf>,
     arrow_read: bool,
+    /// `--side parket|arrow-rs` with `--arrow-read`: only that reader, no comparison.
+    side: Option<String>,
     /// `--parallel-write`: the thread count to compare with one (0: every core).
     parallel_write: Option<usize>,
     duckdb: bool,
@@ -89,7 +91,9 @@ fn usage() -> ! {
          \x20         with arrow-rs's low-level readers (`bench --arrow-decode FILE`)\n\
          --arrow-read\n\
          \x20         instead: parket::arrow::BatchReader against arrow-rs's\n\
-         \x20         ParquetRecordBatchReader, in one process, --runs interleaved rounds\n\
+         \x20         ParquetRecordBatchReader, in one process, --runs interleaved rounds;\n\
+         \x20         with --side parket|arrow-rs only that reader, --runs reads of each file\n\
+         \x20         and no comparison (for `perf stat -e instructions:u`)\n\
          --parallel-write [--threads N]\n\
          \x20         instead: parket's writer with 1 thread against N (default every core),\n\
          \x20         in one process, --runs interleaved rounds; the files must be identical\n\
@@ -114,6 +118,7 @@ fn parse_args() -> Args {
         arrow_decode: None,
         whole_process: None,
         arrow_read: false,
+        side: None,
         parallel_write: None,
         duckdb: false,
         parket: None,
@@ -130,6 +135,7 @@ fn parse_args() -> Args {
             "--arrow-decode" => args.arrow_decode = Some(value().into()),
             "--whole-process" => args.whole_process = Some(value().into()),
             "--arrow-read" => args.arrow_read = true,
+            "--side" => args.side = Some(value()),
             "--parallel-write" => args.parallel_write = Some(args.parallel_write.unwrap_or(0)),
             "--threads" => args.parallel_write = Some(value().parse().unwrap_or_else(|_| usage())),
             "--duckdb" => args.duckdb = true,
@@ -175,6 +181,10 @@ fn main() {
         return;
     }
     if args.arrow_read {
+        if let Some(side) = &args.side {
+            report(&args, |files| arrow_read::one_side(files, args.runs, side));
+            return;
+        }
         report(&args, |files| arrow_read::run(files, args.runs));
         return;
     }
