@@ -69,7 +69,12 @@ pub fn one_side(files: &[std::path::PathBuf], runs: usize, side: &str) -> Result
                 _ => return Err(format!("--side {side}: parket or arrow-rs")),
             };
         }
-        writeln!(out, "{}: {rows} rows, {runs} reads by {side}", file.display()).ok();
+        writeln!(
+            out,
+            "{}: {rows} rows, {runs} reads by {side}",
+            file.display()
+        )
+        .ok();
     }
     Ok(out)
 }
