@@ -520,12 +520,15 @@ mod property {
             rg in 1usize..20,
             dict in any::<bool>(),
             v2 in any::<bool>(),
+            page_rows in 1usize..8,
         ) {
             let version = if v2 { parket::write::PageVersion::V2 } else { parket::write::PageVersion::V1 };
             let options = WriteOptions::default()
                 .row_group_rows(rg)
                 .dictionary(dict)
-                .page_version(version);
+                .page_version(version)
+                // Small pages: rows are read across page ends (the cursors refill).
+                .max_rows_per_page(page_rows);
             let bytes = write(&rows, options);
             let file = FileReader::from_bytes(&bytes).unwrap();
             let back: Vec<Top> = file.read_typed::<Top>().unwrap().collect::<parket::Result<_>>().unwrap();

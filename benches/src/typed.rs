@@ -719,6 +719,31 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
     let config = arrow_side::write_config(bytes).map_err(err)?;
     let props = arrow_side::writer_properties(&config).map_err(err)?;
     let options = crate::parket_side::options(&config).map_err(|e| e.to_string())?;
+    // For a profiler or an instruction count: TYPED_PROFILE=K runs path K (an index of PATHS)
+    // TYPED_PROFILE_RUNS times (default 20), alone and without the checks, so that
+    // `perf stat` of RUNS=n minus RUNS=0 is n runs of that path.
+    if let Some(k) = std::env::var("TYPED_PROFILE").ok().and_then(|k| k.parse().ok()) {
+        let n = std::env::var("TYPED_PROFILE_RUNS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(20);
+        for _ in 0..n {
+            match k {
+                0 => drop(std::hint::black_box(typed_write(&rows, &options)?)),
+                1 => drop(std::hint::black_box(value_write(&rows, &options)?)),
+                2 => drop(std::hint::black_box(arrow_write(&rows, &props)?)),
+                3 => {
+                    if let Some(w) = T::derive_write(&rows, &props) {
+                        drop(std::hint::black_box(w?))
+                    }
+                }
+                4 => drop(std::hint::black_box(typed_read::<T>(bytes)?)),
+                5 => drop(std::hint::black_box(value_read::<T>(bytes)?)),
+                _ => drop(std::hint::black_box(arrow_read::<T>(bytes)?)),
+            }
+        }
+        return Ok((vec![None; PATHS.len()], "profiled".into()));
+    }
     let mut problems = Vec::new();
     // Checks, untimed: every reader gives the same rows; every written file reads back.
     for (name, got) in [
@@ -775,13 +800,6 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
         }
         Ok(Some(s.elapsed()))
     };
-    // For a profiler: TYPED_PROFILE=K runs path K (an index of PATHS) 20 times, alone.
-    if let Some(k) = std::env::var("TYPED_PROFILE").ok().and_then(|k| k.parse().ok()) {
-        for _ in 0..20 {
-            run(k)?;
-        }
-        return Ok((vec![None; PATHS.len()], "profiled".into()));
-    }
     for k in 0..PATHS.len() {
         run(k)?; // warm-up
     }

@@ -283,7 +283,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
             #[allow(unused_variables)]
             fn read(
                 plan: &::parket::typed::Plan,
-                c: &mut ::parket::typed::ColumnCursors,
+                c: &mut ::parket::typed::ColumnCursors<'_>,
             ) -> ::parket::Result<Self> {
                 let fields = plan.group_fields()?;
                 ::core::result::Result::Ok(#ident { #(#reads),* })

@@ -1,16 +1,19 @@
 //! Reading rows into Rust structs that implement [`Record`]: the struct is bound to the
 //! file's schema by field name ([`crate::typed::Binder`]) before any row, then each row
-//! group's bound columns (and only those) are read whole and rows are taken from their
-//! levels and values.
+//! group's bound columns (and only those) are read page by page as the rows need them
+//! (a [`PageSource`] per row group): memory is a page or two per column, whatever the size
+//! of the row group.
 
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::marker::PhantomData;
 
+use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
-use crate::typed::{read_field, Attrs, Binder, ColumnCursors, Plan, Record};
+use crate::typed::{read_field, Attrs, Binder, CursorState, PageSource, Plan, Record};
+use crate::values::LeafData;
 
 impl<'a> FileReader<'a> {
     /// Rows as `T`, matching the struct's fields to the file's columns by name: only the
@@ -76,15 +79,16 @@ impl<'a> FileReader<'a> {
             paths,
             next_rg: 0,
             rg_left: 0,
-            cursors: ColumnCursors::default(),
+            cursors: CursorState::default(),
+            chunks: Chunks(Vec::new()),
             done: false,
             _rows: PhantomData,
         })
     }
 }
 
-/// The rows of a file as `T` ([`FileReader::read_typed`]). One row group's bound columns
-/// are held in memory at a time. After an error the iterator ends.
+/// The rows of a file as `T` ([`FileReader::read_typed`]). The bound columns of one row
+/// group are read page by page, as the rows need them. After an error the iterator ends.
 pub struct TypedRecords<'f, 'a, T> {
     file: &'f FileReader<'a>,
     plan: Plan,
@@ -93,7 +97,8 @@ pub struct TypedRecords<'f, 'a, T> {
     paths: Vec<String>,
     next_rg: usize,
     rg_left: u64,
-    cursors: ColumnCursors,
+    cursors: CursorState,
+    chunks: Chunks<'f>,
     done: bool,
     _rows: PhantomData<fn() -> T>,
 }
@@ -123,9 +128,16 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             if self.rg_left == 0 {
                 continue;
             }
-            match self.file.read_row_group(rg, &self.columns) {
-                Ok(leaves) => {
-                    self.cursors = ColumnCursors::new(leaves, &self.max_defs, &self.paths)
+            let readers = self
+                .columns
+                .iter()
+                .map(|&c| self.file.column_chunk(rg, c))
+                .collect::<Result<Vec<_>>>();
+            match readers {
+                Ok(readers) => {
+                    let empty = readers.iter().map(|r| r.new_leaf_data()).collect();
+                    self.cursors = CursorState::new(empty, &self.max_defs, &self.paths);
+                    self.chunks = Chunks(readers);
                 }
                 Err(e) => {
                     self.done = true;
@@ -134,10 +146,23 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             }
         }
         self.rg_left -= 1;
-        let row = read_field::<T>(Some(&self.plan), &mut self.cursors);
+        let mut cursors = self.cursors.cursors(Some(&mut self.chunks));
+        let row = read_field::<T>(Some(&self.plan), &mut cursors);
         if row.is_err() {
             self.done = true;
         }
         Some(row.map_err(|e| e.in_row_group(self.next_rg - 1)))
+    }
+}
+
+/// The bound column chunks of one row group, cursor by cursor.
+struct Chunks<'f>(Vec<ColumnChunkReader<'f>>);
+
+impl PageSource for Chunks<'_> {
+    fn next_page(&mut self, i: usize, out: &mut LeafData) -> Result<bool> {
+        match self.0.get_mut(i) {
+            Some(r) => r.append_page(out),
+            None => Err(Error::invalid_argument("plan cursor out of range")),
+        }
     }
 }

@@ -61,7 +61,7 @@ mod chrono_fields {
                 "chrono::NaiveDate",
             )
         }
-        fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+        fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
             let cur = leaf_cur(plan)?;
             match c.take(cur)? {
                 Val::I32(d) => d
@@ -191,7 +191,7 @@ mod chrono_fields {
     }
 
     /// Reads a TIMESTAMP or INT96 value as seconds and nanoseconds since the epoch.
-    fn read_timestamp(plan: &Plan, c: &mut ColumnCursors, rust: &str) -> Result<DateTime<Utc>> {
+    fn read_timestamp(plan: &Plan, c: &mut ColumnCursors<'_>, rust: &str) -> Result<DateTime<Utc>> {
         let Plan::Leaf { cur, conv } = plan else {
             return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
         };
@@ -240,7 +240,7 @@ mod chrono_fields {
         fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
             bind_timestamp(b, node, attrs, false, "chrono::NaiveDateTime")
         }
-        fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+        fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
             read_timestamp(plan, c, "chrono::NaiveDateTime").map(|t| t.naive_utc())
         }
     }
@@ -257,7 +257,7 @@ mod chrono_fields {
         fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
             bind_timestamp(b, node, attrs, true, "chrono::DateTime<Utc>")
         }
-        fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+        fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
             read_timestamp(plan, c, "chrono::DateTime<Utc>")
         }
     }
@@ -303,7 +303,7 @@ mod uuid_field {
                 "uuid::Uuid",
             )
         }
-        fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+        fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
             let cur = leaf_cur(plan)?;
             match c.take(cur)? {
                 Val::Bytes(b) => match <[u8; 16]>::try_from(b) {

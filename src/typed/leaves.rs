@@ -166,7 +166,7 @@ impl Int {
     /// The column value as an i128 (integers of any physical width, decimals of any
     /// physical type).
     #[inline]
-    fn read(self, plan: &Plan, c: &mut ColumnCursors) -> Result<i128> {
+    fn read(self, plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<i128> {
         let Plan::Leaf { cur, conv } = plan else {
             return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
         };
@@ -199,7 +199,7 @@ impl Int {
 }
 
 #[cold]
-fn out_of_range(c: &ColumnCursors, plan: &Plan, v: i128, rust: &str) -> Error {
+fn out_of_range(c: &ColumnCursors<'_>, plan: &Plan, v: i128, rust: &str) -> Error {
     let path = match plan {
         Plan::Leaf { cur, .. } => c.column_path(*cur),
         _ => "?",
@@ -228,7 +228,7 @@ macro_rules! ints {
             fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
                 Self::INT.bind(b, node, attrs)
             }
-            fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+            fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 let v = Self::INT.read(plan, c)?;
                 <$t>::try_from(v).map_err(|_| out_of_range(c, plan, v, Self::INT.rust))
             }
@@ -286,7 +286,7 @@ impl Field for i128 {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         I128.bind(b, node, attrs)
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         I128.read(plan, c)
     }
 }
@@ -335,7 +335,7 @@ fn no_annotation(ctx: &SchemaCtx, name: &str, attrs: &Attrs, rust: &str) -> Resu
 }
 
 #[cold]
-pub(super) fn bad_value(c: &ColumnCursors, cur: usize, rust: &str) -> Error {
+pub(super) fn bad_value(c: &ColumnCursors<'_>, cur: usize, rust: &str) -> Error {
     Error::invalid_argument(format!(
         "a value of column {} is not a {rust}",
         c.column_path(cur)
@@ -360,7 +360,7 @@ impl Field for bool {
             "bool",
         )
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bool(b) => Ok(b),
@@ -383,7 +383,7 @@ impl Field for f32 {
         let plain = attrs.annotation == Annotation::None;
         leaf_plan(b, node, |p, _, _| plain && p == PhysicalType::Float, "f32")
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::F32(x) => Ok(x),
@@ -411,7 +411,7 @@ impl Field for f64 {
             "f64",
         )
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::F64(x) => Ok(x),
@@ -453,7 +453,7 @@ impl Field for String {
             "String",
         )
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bytes(b) => match core::str::from_utf8(b) {
@@ -486,7 +486,7 @@ impl Field for Vec<u8> {
             "Vec<u8>",
         )
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bytes(b) => Ok(b.to_vec()),
@@ -524,7 +524,7 @@ impl<const N: usize> Field for [u8; N] {
             "[u8; N]",
         )
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
         match c.take(cur)? {
             Val::Bytes(b) => match <[u8; N]>::try_from(b) {
@@ -571,7 +571,7 @@ pub fn bind_enum(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>
 #[doc(hidden)]
 pub fn read_enum<T>(
     plan: &Plan,
-    c: &mut ColumnCursors,
+    c: &mut ColumnCursors<'_>,
     from_name: fn(&[u8]) -> Option<T>,
 ) -> Result<T> {
     let cur = leaf_cur(plan)?;

@@ -412,7 +412,16 @@ impl Plan {
     }
 }
 
-/// One bound column of one row group: its levels and values, and where reading is.
+/// Where bound columns get their next page: the file reader's column chunks
+/// (`read_typed`), so that a row group is read a page per column at a time.
+#[doc(hidden)]
+pub trait PageSource {
+    /// Appends the next page of cursor `i`'s column (levels and values) to `out`; false at
+    /// the end of its chunk.
+    fn next_page(&mut self, i: usize, out: &mut LeafData) -> Result<bool>;
+}
+
+/// One bound column: the levels and values of its current page(s), and where reading is.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct ColumnCursor {
@@ -427,18 +436,20 @@ fn no_cursor() -> Error {
     Error::invalid_argument("plan cursor out of range")
 }
 
-/// The bound columns of one row group.
+/// The bound columns of one row group: each column's current page(s) and where reading
+/// is. Rows are read through [`CursorState::cursors`].
 #[doc(hidden)]
 #[derive(Debug, Default)]
-pub struct ColumnCursors {
+pub struct CursorState {
     curs: Vec<ColumnCursor>,
     paths: Vec<String>,
 }
 
-impl ColumnCursors {
-    /// ColumnCursors over `leaves`, whose max definition levels are `max_defs`.
-    pub fn new(leaves: Vec<LeafData>, max_defs: &[u16], paths: &[String]) -> ColumnCursors {
-        ColumnCursors {
+impl CursorState {
+    /// Cursors over `leaves` (whole columns, or empty ones a [`PageSource`] fills), whose
+    /// max definition levels are `max_defs`.
+    pub fn new(leaves: Vec<LeafData>, max_defs: &[u16], paths: &[String]) -> CursorState {
+        CursorState {
             curs: leaves
                 .into_iter()
                 .zip(max_defs)
@@ -453,14 +464,38 @@ impl ColumnCursors {
         }
     }
 
-    #[inline]
-    fn cur(&self, i: usize) -> Result<&ColumnCursor> {
-        match self.curs.get(i) {
-            Some(c) => Ok(c),
-            None => Err(no_cursor()),
+    /// The cursors, refilled from `source` page by page as rows need them (`None`: the
+    /// columns are whole).
+    pub fn cursors<'c>(
+        &'c mut self,
+        source: Option<&'c mut (dyn PageSource + 'c)>,
+    ) -> ColumnCursors<'c> {
+        ColumnCursors {
+            curs: &mut self.curs,
+            paths: &self.paths,
+            source,
         }
     }
+}
 
+/// The bound columns being read ([`CursorState::cursors`]).
+#[doc(hidden)]
+pub struct ColumnCursors<'c> {
+    curs: &'c mut [ColumnCursor],
+    paths: &'c [String],
+    source: Option<&'c mut (dyn PageSource + 'c)>,
+}
+
+impl core::fmt::Debug for ColumnCursors<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ColumnCursors")
+            .field("curs", &self.curs)
+            .field("paths", &self.paths)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ColumnCursors<'_> {
     fn path(&self, i: usize) -> &str {
         self.paths.get(i).map_or("?", |s| s.as_str())
     }
@@ -471,13 +506,67 @@ impl ColumnCursors {
             .in_column(self.path(i))
     }
 
+    /// Replaces cursor `i`'s consumed page(s) by the next page of its column, keeping the
+    /// entries [`ColumnCursors::skip`] stepped over past their end; false at the end of the
+    /// chunk (or with no source).
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self, i: usize) -> Result<bool> {
+        let Some(source) = self.source.as_mut() else {
+            return Ok(false);
+        };
+        let Some(c) = self.curs.get_mut(i) else {
+            return Err(no_cursor());
+        };
+        loop {
+            // Levels are stored only above level 0: without them the values are the entries.
+            let (len, at) = if c.max_def > 0 {
+                (c.leaf.def_levels.len(), c.lvl)
+            } else {
+                (c.leaf.values.len(), c.val)
+            };
+            if at < len {
+                return Ok(true);
+            }
+            if c.val != c.leaf.values.len() {
+                let path = self.paths.get(i).map_or("?", |s| s.as_str());
+                return Err(
+                    Error::out_of_spec("a page has more values than its levels say")
+                        .in_column(path),
+                );
+            }
+            let over = at - len;
+            c.leaf.def_levels.clear();
+            c.leaf.rep_levels.clear();
+            c.leaf.values.clear();
+            c.val = 0;
+            c.lvl = 0;
+            if !source.next_page(i, &mut c.leaf)? {
+                return Ok(false);
+            }
+            if c.max_def > 0 {
+                c.lvl = over;
+            } else {
+                c.val = over;
+                c.lvl = over;
+            }
+        }
+    }
+
     /// The definition level of cursor `i`'s next entry.
     #[inline]
-    fn peek_def(&self, i: usize) -> Result<u16> {
+    fn peek_def(&mut self, i: usize) -> Result<u16> {
         let c = self.cur(i)?;
         if c.max_def == 0 {
             return Ok(0);
         }
+        if let Some(&d) = c.leaf.def_levels.get(c.lvl) {
+            return Ok(d);
+        }
+        if !self.refill(i)? {
+            return Err(self.short(i));
+        }
+        let c = self.cur(i)?;
         c.leaf
             .def_levels
             .get(c.lvl)
@@ -487,9 +576,24 @@ impl ColumnCursors {
 
     /// The repetition level of cursor `i`'s next entry; `None` at the end.
     #[inline]
-    fn peek_rep(&self, i: usize) -> Result<Option<u16>> {
+    fn peek_rep(&mut self, i: usize) -> Result<Option<u16>> {
+        let c = self.cur(i)?;
+        if let Some(&r) = c.leaf.rep_levels.get(c.lvl) {
+            return Ok(Some(r));
+        }
+        if !self.refill(i)? {
+            return Ok(None);
+        }
         let c = self.cur(i)?;
         Ok(c.leaf.rep_levels.get(c.lvl).copied())
+    }
+
+    #[inline]
+    fn cur(&self, i: usize) -> Result<&ColumnCursor> {
+        match self.curs.get(i) {
+            Some(c) => Ok(c),
+            None => Err(no_cursor()),
+        }
     }
 
     /// Skips one entry (a null or empty list) in each cursor of `curs`.
@@ -503,6 +607,17 @@ impl ColumnCursors {
     /// Takes cursor `i`'s next value.
     #[inline]
     pub(crate) fn take(&mut self, i: usize) -> Result<Val<'_>> {
+        let Some(c) = self.curs.get(i) else {
+            return Err(no_cursor());
+        };
+        let ready = if c.max_def > 0 {
+            c.lvl < c.leaf.def_levels.len()
+        } else {
+            c.val < c.leaf.values.len()
+        };
+        if !ready && !self.refill(i)? {
+            return Err(self.short(i));
+        }
         let Some(c) = self.curs.get_mut(i) else {
             return Err(no_cursor());
         };
@@ -731,7 +846,7 @@ impl<'s> Binder<'s> {
 
 /// Reads a field's value per its plan: a null in a required field is an error naming it.
 #[doc(hidden)]
-pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut ColumnCursors) -> Result<T> {
+pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut ColumnCursors<'_>) -> Result<T> {
     let plan = plan.ok_or_else(|| Error::invalid_argument("a struct plan lacks a field"))?;
     if T::NULLABLE {
         return T::read(plan, c);
@@ -788,7 +903,7 @@ pub trait Field: Sized {
     /// caller's, [`Binder::bind_field`]).
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>;
     /// Reads one value.
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self>;
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self>;
 }
 
 /// The types a `Vec<T>` holds as a LIST: every [`Field`] but `u8` (`Vec<u8>` is a
@@ -821,7 +936,7 @@ impl<T: Field> Field for Option<T> {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         T::bind(b, node, attrs)
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         match plan {
             Plan::Absent => Ok(None),
             Plan::Nullable {
@@ -881,8 +996,8 @@ where
 /// Reads the entries of a list (or map) plan, calling `f` per entry.
 fn read_repeated(
     plan: &Plan,
-    c: &mut ColumnCursors,
-    mut f: impl FnMut(&Plan, Option<&Plan>, &mut ColumnCursors) -> Result<()>,
+    c: &mut ColumnCursors<'_>,
+    mut f: impl FnMut(&Plan, Option<&Plan>, &mut ColumnCursors<'_>) -> Result<()>,
 ) -> Result<()> {
     let Plan::Repeated {
         curs,
@@ -924,7 +1039,7 @@ impl<T: Field + Elem> Field for Vec<T> {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         b.bind_repeated::<T, T>(node, attrs, false, "Vec<_>")
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let mut out = Vec::new();
         read_repeated(plan, c, |p, _, c| {
             out.push(read_field::<T>(Some(p), c)?);
@@ -956,7 +1071,7 @@ macro_rules! map_field {
             fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
                 b.bind_repeated::<K, V>(node, attrs, true, "map")
             }
-            fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+            fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 let mut out = $map::new();
                 read_repeated(plan, c, |k, v, c| {
                     let key = read_field::<K>(Some(k), c)?;
@@ -1022,7 +1137,7 @@ macro_rules! enum_field {
             }
             fn read(
                 plan: &$crate::typed::Plan,
-                c: &mut $crate::typed::ColumnCursors,
+                c: &mut $crate::typed::ColumnCursors<'_>,
             ) -> $crate::Result<Self> {
                 $crate::typed::read_enum(plan, c, <Self as $crate::typed::EnumField>::from_name)
             }

@@ -30,7 +30,7 @@ impl Field for R {
             b.bind_member::<Vec<i64>>(node, "b", "b", &Attrs::NONE)?,
         ]))
     }
-    fn read(plan: &Plan, c: &mut ColumnCursors) -> Result<Self> {
+    fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let f = plan.group_fields()?;
         Ok(R {
             a: read_field(f.first(), c)?,
@@ -80,7 +80,8 @@ fn worked_example() {
         .iter()
         .map(|&c| schema.columns()[c].path_string())
         .collect();
-    let mut c = ColumnCursors::new(core::mem::take(&mut s.leaves), &defs, &paths);
+    let mut state = CursorState::new(core::mem::take(&mut s.leaves), &defs, &paths);
+    let mut c = state.cursors(None);
     let back: Vec<R> = (0..2).map(|_| R::read(&plan, &mut c).unwrap()).collect();
     assert_eq!(back, rows);
 }
