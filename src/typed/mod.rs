@@ -596,6 +596,22 @@ impl ColumnCursors<'_> {
         }
     }
 
+    /// How many entries of the list at repetition level `rep` that starts at cursor `i`'s
+    /// next entry its current page holds (1 + the following entries at `rep`, up to the
+    /// first entry of a shallower level).
+    #[inline]
+    fn entries_hint(&self, i: usize, rep: u16) -> usize {
+        let Some(c) = self.curs.get(i) else {
+            return 0;
+        };
+        let next = c.leaf.rep_levels.get(c.lvl + 1..).unwrap_or(&[]);
+        1 + next
+            .iter()
+            .take_while(|&&r| r >= rep)
+            .filter(|&&r| r == rep)
+            .count()
+    }
+
     /// Skips one entry (a null or empty list) in each cursor of `curs`.
     #[inline]
     fn skip(&mut self, curs: Range<usize>) {
@@ -993,11 +1009,14 @@ where
     Ok(())
 }
 
-/// Reads the entries of a list (or map) plan, calling `f` per entry.
-fn read_repeated(
+/// Reads the entries of a list (or map) plan, calling `reserve` with how many entries the
+/// current page holds (a lower bound of the count) before `f` per entry.
+fn read_repeated<S>(
     plan: &Plan,
     c: &mut ColumnCursors<'_>,
-    mut f: impl FnMut(&Plan, Option<&Plan>, &mut ColumnCursors<'_>) -> Result<()>,
+    out: &mut S,
+    reserve: fn(&mut S, usize),
+    mut f: impl FnMut(&mut S, &Plan, Option<&Plan>, &mut ColumnCursors<'_>) -> Result<()>,
 ) -> Result<()> {
     let Plan::Repeated {
         curs,
@@ -1016,8 +1035,9 @@ fn read_repeated(
         c.skip(curs.clone());
         return Ok(());
     }
+    reserve(out, c.entries_hint(curs.start, *rep));
     loop {
-        f(first, second.as_deref(), c)?;
+        f(out, first, second.as_deref(), c)?;
         if c.peek_rep(curs.start)? != Some(*rep) {
             return Ok(());
         }
@@ -1041,10 +1061,16 @@ impl<T: Field + Elem> Field for Vec<T> {
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let mut out = Vec::new();
-        read_repeated(plan, c, |p, _, c| {
-            out.push(read_field::<T>(Some(p), c)?);
-            Ok(())
-        })?;
+        read_repeated(
+            plan,
+            c,
+            &mut out,
+            |out, n| out.reserve_exact(n),
+            |out, p, _, c| {
+                out.push(read_field::<T>(Some(p), c)?);
+                Ok(())
+            },
+        )?;
         Ok(out)
     }
 }
@@ -1073,7 +1099,7 @@ macro_rules! map_field {
             }
             fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 let mut out = $map::new();
-                read_repeated(plan, c, |k, v, c| {
+                read_repeated(plan, c, &mut out, |_, _| {}, |out, k, v, c| {
                     let key = read_field::<K>(Some(k), c)?;
                     let value = read_field::<V>(v, c)?;
                     out.insert(key, value);
