@@ -725,3 +725,28 @@ fn a_point_lookup_reads_the_footer_indexes_and_answer_pages() {
         );
     }
 }
+
+#[test]
+fn batches_are_the_same_on_one_thread_and_several() {
+    use parket::predicate::Predicate;
+    // Batches large enough to be spread over threads (rows times columns above the rule's
+    // threshold), and small ones that stay on the calling thread.
+    let (schema, records) = sample(70_000);
+    let bytes = write(&schema, WriteOptions::default().max_rows_per_page(5000), &records);
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let p = || Predicate::parse("id >= 1000 AND id < 69000 AND s IS NOT NULL", &schema).unwrap();
+    for batch in [100, 8192, 1 << 16] {
+        let scan = |threads: usize, predicate: bool| {
+            let mut b = file.scan().batch_size(batch).threads(threads);
+            if predicate {
+                b = b.predicate(p());
+            }
+            b.build().unwrap().collect::<Result<Vec<_>, _>>().unwrap()
+        };
+        for predicate in [false, true] {
+            let one = scan(1, predicate);
+            assert!(!one.is_empty());
+            assert_eq!(scan(4, predicate), one, "batch {batch}, predicate {predicate}");
+        }
+    }
+}

@@ -225,6 +225,18 @@ pub struct PageDecoder<'a> {
     /// [`PageDecoder::defer_byte_array_gather`]), and whether the last data page was.
     defer_bytes: bool,
     deferred: bool,
+    /// Leave PLAIN fixed-width values encoded (see [`PageDecoder::defer_plain`]), and where
+    /// the last data page's are when they were: its values section and how many values.
+    defer_plain: bool,
+    plain: Option<(PlainSection<'a>, usize)>,
+}
+
+/// Where the PLAIN fixed-width values of a page left encoded are: in the decompressed page
+/// bytes (`scratch`), or in a body that outlives the decoder.
+#[derive(Debug, Clone)]
+enum PlainSection<'a> {
+    Scratch(core::ops::Range<usize>),
+    Lasting(&'a [u8]),
 }
 
 /// The smallest BYTE_ARRAY dictionary page kept in place ([`Dictionary::Bytes`]).
@@ -275,6 +287,24 @@ impl Dictionary<'_> {
 /// indices, codec state, and from chunk to chunk the bytes of a BYTE_ARRAY dictionary page
 /// ([`Dictionary::Bytes`]).
 pub(crate) type DecoderBuffers = (Vec<u8>, Vec<u32>, Decompressor, Vec<u8>);
+
+/// Where a data page's values section starts, for [`PageDecoder::defer_plain`]: at an
+/// offset in the decompressed bytes, or in the body when it outlives the decoder.
+enum PlainAt<'a> {
+    Scratch(usize),
+    Lasting(Option<&'a [u8]>),
+}
+
+/// The bytes of one PLAIN value of `out`'s kind when they are fixed (not BOOLEAN, BYTE_ARRAY).
+fn plain_width(out: &Values) -> Option<usize> {
+    match out {
+        Values::Int32(_) | Values::Float(_) => Some(4),
+        Values::Int64(_) | Values::Double(_) => Some(8),
+        Values::Int96(_) => Some(12),
+        Values::FixedLenByteArray(f) => Some(f.width()),
+        Values::Boolean(_) | Values::ByteArray(_) => None,
+    }
+}
 
 /// Converts a count or size from a header to `usize`: negative values are errors.
 fn non_negative(v: i32, what: &'static str) -> Result<usize> {
@@ -353,7 +383,78 @@ impl<'a> PageDecoder<'a> {
             dict_bytes: Vec::new(),
             defer_bytes: false,
             deferred: false,
+            defer_plain: false,
+            plain: None,
         }
+    }
+
+    /// With `defer`, the values of a data page that are PLAIN and of a fixed width (INT32,
+    /// INT64, INT96, FLOAT, DOUBLE, FIXED_LEN_BYTE_ARRAY) are left where they are, in the
+    /// decompressed page or the body (their length checked: a section too short for them
+    /// decodes as usual, into its error): the caller copies the ones it wants with
+    /// [`PageDecoder::gather_plain`]. A scan taking a few rows of a page then decodes those,
+    /// not the page, and one taking every row copies them once instead of twice. Bodies that
+    /// neither outlive the decoder nor were decompressed are decoded as usual.
+    ///
+    /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
+    pub(crate) fn defer_plain(&mut self, defer: bool) {
+        self.defer_plain = defer && variant::DEFERS;
+    }
+
+    /// How many values the last data page left encoded (see [`PageDecoder::defer_plain`]).
+    pub(crate) fn deferred_plain(&self) -> Option<usize> {
+        self.plain.as_ref().map(|(_, n)| *n)
+    }
+
+    /// Appends the values `range` of the last data page's deferred PLAIN values (see
+    /// [`PageDecoder::defer_plain`]) to `out`.
+    pub(crate) fn gather_plain(
+        &self,
+        range: core::ops::Range<usize>,
+        out: &mut Values,
+    ) -> Result<()> {
+        let Some((section, n)) = &self.plain else {
+            return Err(Error::invalid_argument("no deferred PLAIN values"));
+        };
+        let bytes = match section {
+            PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),
+            PlainSection::Lasting(b) => b,
+        };
+        let end = range.end.min(*n);
+        let start = range.start.min(end);
+        let width = plain_width(out).unwrap_or(0);
+        let from = bytes.get(start.saturating_mul(width)..).unwrap_or(&[]);
+        out.try_reserve(end - start, 0)?;
+        plain::decode(from, end - start, out).map(|_| ())
+    }
+
+    /// Leaves the `n` PLAIN values of `data` (a data page's values section, at `at` in the
+    /// decompressed bytes or `lasting`) encoded when the decoder defers them and they are
+    /// of a fixed width and all there; true when it did.
+    fn defer_plain_values(
+        &mut self,
+        encoding: Encoding,
+        data_len: usize,
+        n: usize,
+        at: PlainAt<'a>,
+        out: &Values,
+    ) -> bool {
+        if !self.defer_plain || encoding != Encoding::Plain {
+            return false;
+        }
+        let Some(width) = plain_width(out).filter(|&w| w > 0) else {
+            return false;
+        };
+        if n.checked_mul(width).is_none_or(|len| len > data_len) {
+            return false; // decoded as usual, into its error
+        }
+        let section = match at {
+            PlainAt::Scratch(start) => PlainSection::Scratch(start..start + data_len),
+            PlainAt::Lasting(Some(b)) => PlainSection::Lasting(b),
+            PlainAt::Lasting(None) => return false,
+        };
+        self.plain = Some((section, n));
+        true
     }
 
     /// With `defer`, a dictionary-encoded BYTE_ARRAY data page is decoded into its indices
@@ -384,6 +485,7 @@ impl<'a> PageDecoder<'a> {
         self.indices = indices;
         self.decompressor = decompressor;
         self.dict_bytes = dict_bytes;
+        self.plain = None;
         self
     }
 
@@ -504,7 +606,7 @@ impl<'a> PageDecoder<'a> {
                 let Some(h) = &header.data_page_header else {
                     return Err(Error::out_of_spec("DATA_PAGE without a data_page_header"));
                 };
-                self.decode_v1(h, uncompressed, body, out)
+                self.decode_v1(h, uncompressed, body, lasting, out)
             }
             PageType::DataPageV2 => {
                 let Some(h) = &header.data_page_header_v2 else {
@@ -512,7 +614,7 @@ impl<'a> PageDecoder<'a> {
                         "DATA_PAGE_V2 without a data_page_header_v2",
                     ));
                 };
-                self.decode_v2(h, uncompressed, body, out)
+                self.decode_v2(h, uncompressed, body, lasting, out)
             }
             PageType::IndexPage => Ok(PageInfo {
                 kind: PageKind::Index,
@@ -654,11 +756,13 @@ impl<'a> PageDecoder<'a> {
         h: &DataPageHeader,
         uncompressed: usize,
         body: &[u8],
+        lasting: Option<&'a [u8]>,
         out: &mut LeafData,
     ) -> Result<PageInfo> {
         self.check_out(out)?;
         self.seen_data = true;
         self.deferred = false;
+        self.plain = None;
         let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         let col = self.column;
@@ -701,6 +805,23 @@ impl<'a> PageDecoder<'a> {
             def_counts = counts;
         }
         let (non_null, rows) = level_counts(&col, n, def_counts, rep_counts)?;
+        let rest_len = data.len().saturating_sub(pos);
+        let at = match decompressed {
+            true => PlainAt::Scratch(pos),
+            false => PlainAt::Lasting(lasting.and_then(|b| b.get(pos..))),
+        };
+        if self.defer_plain_values(h.encoding, rest_len, non_null, at, &out.values) {
+            return Ok(PageInfo {
+                kind: PageKind::DataV1,
+                num_values: n,
+                num_non_null: non_null,
+                num_rows: rows,
+            });
+        }
+        let data = match decompressed {
+            true => self.scratch.get(..uncompressed).unwrap_or(&[]),
+            false => body,
+        };
         let rest = data.get(pos..).unwrap_or(&[]);
         self.deferred = decode_values(
             h.encoding,
@@ -729,11 +850,13 @@ impl<'a> PageDecoder<'a> {
         h: &DataPageHeaderV2,
         uncompressed: usize,
         body: &[u8],
+        lasting: Option<&'a [u8]>,
         out: &mut LeafData,
     ) -> Result<PageInfo> {
         self.check_out(out)?;
         self.seen_data = true;
         self.deferred = false;
+        self.plain = None;
         let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         // Seen in the wild: parquet-java 1.17 writes num_nulls = -1 when it did not count the
@@ -811,6 +934,23 @@ impl<'a> PageDecoder<'a> {
             &mut self.scratch,
             &mut self.decompressor,
         )?;
+        let data_len = data.len();
+        let at = match decompressed {
+            true => PlainAt::Scratch(0),
+            false => PlainAt::Lasting(lasting.and_then(|b| b.get(levels_len..))),
+        };
+        if self.defer_plain_values(h.encoding, data_len, non_null, at, &out.values) {
+            return Ok(PageInfo {
+                kind: PageKind::DataV2,
+                num_values: n,
+                num_non_null: non_null,
+                num_rows: rows,
+            });
+        }
+        let data = match decompressed {
+            true => self.scratch.get(..values_size).unwrap_or(&[]),
+            false => values_in,
+        };
         self.deferred = decode_values(
             h.encoding,
             data,

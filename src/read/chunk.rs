@@ -391,6 +391,7 @@ impl<'a> ColumnChunkReader<'a> {
             self.page_len = 0;
             // Batches gather a dictionary-encoded page's strings one batch at a time.
             self.stream.decoder.defer_byte_array_gather(true);
+            self.stream.decoder.defer_plain(false);
             let next = self.stream.next_data_page(&mut self.page);
             match next.map_err(|e| self.locate(e))? {
                 None => return Ok(None),
@@ -475,6 +476,7 @@ impl<'a> ColumnChunkReader<'a> {
             }
         }
         self.stream.decoder.defer_byte_array_gather(false);
+        self.stream.decoder.defer_plain(false);
         loop {
             match self.stream.next_data_page(&mut out) {
                 Ok(Some(_)) => {}
@@ -489,6 +491,7 @@ impl<'a> ColumnChunkReader<'a> {
     /// take whole pages and never call [`ColumnChunkReader::next_batch`] (streamed records).
     pub(crate) fn append_page(&mut self, out: &mut LeafData) -> Result<bool> {
         self.stream.decoder.defer_byte_array_gather(false);
+        self.stream.decoder.defer_plain(false);
         match self.stream.next_data_page(out) {
             Ok(page) => Ok(page.is_some()),
             Err(e) => Err(self.locate(e)),
@@ -496,11 +499,13 @@ impl<'a> ColumnChunkReader<'a> {
     }
 
     /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
-    /// leaves its values as indices (`out` gets its levels only): the caller gathers the
-    /// values it keeps with [`ColumnChunkReader::gather_deferred`], straight into its output,
-    /// instead of gathering the whole page and copying from it.
+    /// leaves its values as indices, and a page of PLAIN fixed-width values leaves them
+    /// encoded (`out` gets its levels only): the caller takes the values it keeps with
+    /// [`ColumnChunkReader::gather_deferred`], straight into its output, instead of decoding
+    /// the whole page and copying from it.
     pub(crate) fn append_page_deferred(&mut self, out: &mut LeafData) -> Result<bool> {
         self.stream.decoder.defer_byte_array_gather(true);
+        self.stream.decoder.defer_plain(true);
         match self.stream.next_data_page(out) {
             Ok(page) => Ok(page.is_some()),
             Err(e) => Err(self.locate(e)),
@@ -508,16 +513,21 @@ impl<'a> ColumnChunkReader<'a> {
     }
 
     /// How many values the last page [`ColumnChunkReader::append_page_deferred`] read left
-    /// as dictionary indices; `None` when it decoded them.
+    /// as dictionary indices or PLAIN values; `None` when it decoded them.
     pub(crate) fn deferred_values(&self) -> Option<usize> {
         let d = &self.stream.decoder;
-        d.dict().and(d.deferred_indices()).map(<[u32]>::len)
+        d.deferred_plain()
+            .or_else(|| d.dict().and(d.deferred_indices()).map(<[u32]>::len))
     }
 
-    /// Appends the values `range` of the last page's deferred indices (see
-    /// [`ColumnChunkReader::deferred_values`]) to `out`, gathered from the dictionary.
+    /// Appends the values `range` of the last page's deferred values (see
+    /// [`ColumnChunkReader::deferred_values`]) to `out`: decoded from the PLAIN section, or
+    /// gathered from the dictionary.
     pub(crate) fn gather_deferred(&self, range: Range<usize>, out: &mut Values) -> Result<()> {
         let d = &self.stream.decoder;
+        if d.deferred_plain().is_some() {
+            return d.gather_plain(range, out).map_err(|e| self.locate(e));
+        }
         let (Some(indices), Some(dict)) = (d.deferred_indices(), d.dict()) else {
             return Err(Error::invalid_argument("no deferred dictionary indices"));
         };
