@@ -55,7 +55,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::chunk::ColumnChunkReader;
+use super::chunk::{ChunkBuffers, ColumnChunkReader};
 use super::walk::PageWalk;
 use super::FileReader;
 use crate::bloom::Sbbf;
@@ -695,6 +695,7 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             plan: plan.into_iter(),
             kept_indexes,
             open: None,
+            spare: Vec::new(),
             failed: false,
             stats: ScanStats::default(),
         })
@@ -882,6 +883,8 @@ pub struct Scan<'f, 'a> {
     /// Offset indexes the plan read, used (and dropped) when their row group opens.
     kept_indexes: Vec<KeptIndex>,
     open: Option<OpenGroup<'f>>,
+    /// The buffers of the last row group's columns (in `leaves` order), for the next one's.
+    spare: Vec<(ChunkBuffers, LeafData)>,
     failed: bool,
     stats: ScanStats,
     /// The first `out_columns` of `leaves` are the output; the predicate's columns are
@@ -925,9 +928,21 @@ impl<'f, 'a> Scan<'f, 'a> {
         }
     }
 
+    /// Ends the open row group, keeping its columns' buffers for the next one.
+    fn close(&mut self) {
+        if let Some(old) = self.open.take() {
+            self.stats.pages_read += old.cursors.iter().map(|c| c.pages).sum::<usize>();
+            self.spare = old.cursors.into_iter().map(Cursor::into_buffers).collect();
+        }
+    }
+
     fn open(&mut self, plan: RowGroupPlan) -> Result<()> {
+        self.close();
         let b = &self.builder;
         let mut cursors = Vec::with_capacity(self.leaves.len());
+        // The last row group's buffers, column by column (the same leaves in the same order):
+        // a scan of many row groups allocates (and has the system map) them once.
+        let mut spare = core::mem::take(&mut self.spare).into_iter();
         for &leaf in &self.leaves {
             let key = (plan.row_group, leaf);
             let index = match self.kept_indexes.iter().position(|(k, _)| *k == key) {
@@ -940,10 +955,10 @@ impl<'f, 'a> Scan<'f, 'a> {
                 self.stats.index_pages += walk.index_pages();
             }
             let reader = b.file.chunk_reader_walk(plan.row_group, leaf, walk)?;
-            cursors.push(Cursor::new(reader));
-        }
-        if let Some(old) = self.open.take() {
-            self.stats.pages_read += old.cursors.iter().map(|c| c.pages).sum::<usize>();
+            cursors.push(match spare.next() {
+                Some((buffers, buf)) => Cursor::with_buffers(reader.with_buffers(buffers), buf),
+                None => Cursor::new(reader),
+            });
         }
         self.stats.row_groups += 1;
         self.open = Some(OpenGroup {
@@ -986,9 +1001,7 @@ impl<'f, 'a> Scan<'f, 'a> {
                     self.stats.rows += batch.num_rows();
                     return Ok(Some(batch));
                 }
-                if let Some(old) = self.open.take() {
-                    self.stats.pages_read += old.cursors.iter().map(|c| c.pages).sum::<usize>();
-                }
+                self.close();
             }
             let Some(plan) = self.plan.next() else {
                 return Ok(None);
@@ -1359,6 +1372,25 @@ impl<'f> Cursor<'f> {
             row: 0,
             pages: 0,
         }
+    }
+
+    /// [`Cursor::new`], decoding into `buf` (a page buffer of the same column's last row
+    /// group: [`Cursor::into_buffers`]) instead of a new one.
+    fn with_buffers(reader: ColumnChunkReader<'f>, mut buf: LeafData) -> Self {
+        let mut c = Cursor::new(reader);
+        buf.def_levels.clear();
+        buf.rep_levels.clear();
+        buf.values.clear();
+        // The same leaf: the same kind of values (and width).
+        if buf.values.physical_type() == c.buf.values.physical_type() {
+            c.buf = buf;
+        }
+        c
+    }
+
+    /// The buffers this cursor decoded into, for the same column's next row group.
+    fn into_buffers(self) -> (ChunkBuffers, LeafData) {
+        (self.reader.into_buffers(), self.buf)
     }
 
     fn locate(&self, e: Error) -> Error {
