@@ -732,7 +732,11 @@ fn batches_are_the_same_on_one_thread_and_several() {
     // Batches large enough to be spread over threads (rows times columns above the rule's
     // threshold), and small ones that stay on the calling thread.
     let (schema, records) = sample(70_000);
-    let bytes = write(&schema, WriteOptions::default().max_rows_per_page(5000), &records);
+    let bytes = write(
+        &schema,
+        WriteOptions::default().max_rows_per_page(5000),
+        &records,
+    );
     let file = FileReader::from_bytes(&bytes).unwrap();
     let p = || Predicate::parse("id >= 1000 AND id < 69000 AND s IS NOT NULL", &schema).unwrap();
     for batch in [100, 8192, 1 << 16] {
@@ -746,7 +750,11 @@ fn batches_are_the_same_on_one_thread_and_several() {
         for predicate in [false, true] {
             let one = scan(1, predicate);
             assert!(!one.is_empty());
-            assert_eq!(scan(4, predicate), one, "batch {batch}, predicate {predicate}");
+            assert_eq!(
+                scan(4, predicate),
+                one,
+                "batch {batch}, predicate {predicate}"
+            );
         }
     }
 }

@@ -8,7 +8,10 @@
 //!
 //! Where a chunk has an offset index (PageIndex.md), its walk ([`PageWalk::with_offset_index`])
 //! asks only for the data pages that hold selected rows: the others are never read or
-//! decompressed. Rows of a read page that are not selected are decoded and skipped. An index
+//! decompressed. In a page that is read, PLAIN fixed-width values and dictionary-encoded byte
+//! arrays are left encoded (as the page's bytes, as its dictionary indices) and only the
+//! selected rows' values are decoded into the batch; the levels, and the values of the
+//! other encodings, are decoded for the whole page and the rows not selected skipped. An index
 //! that contradicts its chunk is not used (every page is read, the rows are the same); a page
 //! read through it that holds another number of rows than it says, or whose header disagrees
 //! with its location, is an error; a column index that does not hold together (lengths that
@@ -1677,17 +1680,23 @@ impl<'a> FileReader<'a> {
 #[cfg(test)]
 mod tests {
     use super::batch_threads;
+    use core::ops::Range;
+
+    /// One range of rows.
+    fn one(r: Range<u64>) -> [Range<u64>; 1] {
+        [r]
+    }
 
     #[test]
     fn small_batches_stay_on_the_calling_thread() {
         // A point lookup's rows, one column or a default batch of three: one thread.
-        assert_eq!(batch_threads(8, 3, &[41..42]), 1);
-        assert_eq!(batch_threads(8, 1, &[0..1 << 20]), 1);
-        assert_eq!(batch_threads(8, 3, &[0..8192]), 1);
+        assert_eq!(batch_threads(8, 3, &one(41..42)), 1);
+        assert_eq!(batch_threads(8, 1, &one(0..1 << 20)), 1);
+        assert_eq!(batch_threads(8, 3, &one(0..8192)), 1);
         // 8 columns of 8,192 rows: two threads of 32 Ki positions; never more than asked.
         assert_eq!(batch_threads(8, 8, &[0..4096, 10_000..14_096]), 2);
-        assert_eq!(batch_threads(2, 30, &[0..1 << 16]), 2);
-        assert_eq!(batch_threads(1, 30, &[0..1 << 16]), 1);
+        assert_eq!(batch_threads(2, 30, &one(0..1 << 16)), 2);
+        assert_eq!(batch_threads(1, 30, &one(0..1 << 16)), 1);
         assert_eq!(batch_threads(8, 0, &[]), 1);
     }
 }
