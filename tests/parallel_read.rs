@@ -4,7 +4,10 @@
 //! predicate and offset / limit.
 #![cfg(all(feature = "std", feature = "write"))]
 
+use parket::levels::LeafData;
+use parket::page::decode::PageColumn;
 use parket::predicate::Predicate;
+use parket::read::parallel::{decode_chunks, ChunkPart};
 use parket::read::{FileReader, ScanBatch, ScanBuilder};
 use parket::record::Value;
 use parket::schema::Schema;
@@ -216,4 +219,159 @@ fn an_error_is_the_same_on_several_threads() {
         "the corruption was not noticed"
     );
     assert!(one == many, "the batches or the error differ");
+}
+
+/// The whole chunks of a file read one chunk at a time on one thread (`read_all`): each
+/// chunk's levels and values, or its error's text.
+fn chunks_one_thread(file: &FileReader<'_>) -> Vec<Result<LeafData, String>> {
+    let mut out = Vec::new();
+    for rg in 0..file.num_row_groups() {
+        for c in 0..file.schema().columns().len() {
+            let r = file.column_chunk(rg, c).and_then(|r| r.read_all());
+            out.push(r.map_err(|e| e.to_string()));
+        }
+    }
+    out
+}
+
+/// The same chunks with their pages decoded on `threads` threads ([`decode_chunks`]), pages
+/// joined in the order they were handed over.
+fn chunks_by_pages(file: &FileReader<'_>, threads: usize) -> Vec<Result<LeafData, String>> {
+    let cols = file.schema().columns().len();
+    let chunks: Vec<(usize, usize)> = (0..file.num_row_groups())
+        .flat_map(|rg| (0..cols).map(move |c| (rg, c)))
+        .collect();
+    let kinds: Vec<PageColumn> = chunks
+        .iter()
+        .map(|&(_, c)| PageColumn::from(&file.schema().columns()[c]))
+        .collect();
+    let mut out: Vec<Option<Result<LeafData, String>>> = chunks.iter().map(|_| None).collect();
+    let mut next_page = vec![0usize; chunks.len()];
+    decode_chunks(
+        file,
+        &chunks,
+        threads,
+        |chunk, _, data| (chunk, std::mem::replace(data, kinds[chunk].new_leaf_data())),
+        |part| {
+            match part {
+                ChunkPart::Page { chunk, result } => {
+                    assert_eq!(chunk, result.0, "a page handed over as another chunk's");
+                    next_page[chunk] += 1;
+                    let slot = out[chunk].get_or_insert_with(|| Ok(kinds[chunk].new_leaf_data()));
+                    if let Ok(d) = slot {
+                        d.def_levels.extend_from_slice(&result.1.def_levels);
+                        d.rep_levels.extend_from_slice(&result.1.rep_levels);
+                        assert!(d.values.extend_from(result.1.values.as_ref()));
+                    }
+                }
+                ChunkPart::End { chunk, result } => {
+                    assert!(
+                        chunks.get(chunk).is_some(),
+                        "an end of chunk {chunk} out of range"
+                    );
+                    match result {
+                        Err(e) => out[chunk] = Some(Err(e.to_string())),
+                        Ok(()) if out[chunk].is_none() => {
+                            out[chunk] = Some(Ok(kinds[chunk].new_leaf_data()));
+                        }
+                        Ok(()) => {}
+                    }
+                }
+            }
+            Ok::<(), ()>(())
+        },
+    )
+    .unwrap();
+    out.into_iter()
+        .map(|o| o.unwrap_or_else(|| Err("no end of the chunk".into())))
+        .collect()
+}
+
+/// Page by page on several threads, a file's chunks decode to exactly what one thread reads
+/// chunk by chunk (levels, values, errors), and `read_row_group` (pages on every core) to
+/// what `read_all` reads.
+fn pages_agree(file: &FileReader<'_>, what: &str) {
+    let want = chunks_one_thread(file);
+    for threads in [1, 2, 3, 8] {
+        let got = chunks_by_pages(file, threads);
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            let (g, w) = (text(g), text(w));
+            assert!(
+                g == w,
+                "{what}: chunk {k}, pages on {threads} threads differ from the whole chunk: {:.300} vs {:.300}",
+                g, w
+            );
+        }
+        assert_eq!(got.len(), want.len(), "{what}");
+    }
+    let cols: Vec<usize> = (0..file.schema().columns().len()).collect();
+    for rg in 0..file.num_row_groups() {
+        let one: Result<Vec<LeafData>, String> = cols
+            .iter()
+            .map(|&c| file.column_chunk(rg, c).and_then(|r| r.read_all()))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string());
+        let many = file.read_row_group(rg, &cols).map_err(|e| e.to_string());
+        assert!(
+            text(&one) == text(&many),
+            "{what}: read_row_group({rg}) differs from read_all"
+        );
+    }
+}
+
+#[test]
+fn pages_decoded_on_several_threads_are_the_chunks_read_on_one() {
+    let mut read = 0;
+    for path in parket::testing::corpus_files("data")
+        .into_iter()
+        .chain(parket::testing::corpus_files("bad_data"))
+    {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(file) = FileReader::from_bytes(&bytes) else {
+            continue;
+        };
+        let data: i64 = file
+            .metadata()
+            .row_groups
+            .iter()
+            .map(|g| g.total_byte_size)
+            .sum();
+        if data > 64 << 20 {
+            continue;
+        }
+        pages_agree(&file, &path.display().to_string());
+        read += 1;
+    }
+    assert!(read > 60, "only {read} corpus files opened");
+    // Multi-page chunks with dictionaries, nulls and lists, over bytes and a `Read + Seek`,
+    // and with a page corrupted.
+    let (schema, rows) = sample(20_000);
+    for (version, codec) in [
+        (PageVersion::V1, parket::compression::Codec::Uncompressed),
+        (PageVersion::V2, parket::compression::Codec::Snappy),
+    ] {
+        let options = WriteOptions::default()
+            .page_version(version)
+            .codec(codec)
+            .row_group_rows(6_000)
+            .max_rows_per_page(400);
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        w.write_records(&rows).unwrap();
+        let md = w.finish().unwrap();
+        let mut bytes = w.into_inner();
+        let what = format!("{version:?}");
+        pages_agree(&FileReader::from_bytes(&bytes).unwrap(), &what);
+        let seek = FileReader::new(std::io::Cursor::new(bytes.clone())).unwrap();
+        pages_agree(&seek, &format!("{what}, Read + Seek"));
+        let chunk = md.row_groups[1].columns[1].meta_data.as_ref().unwrap();
+        let at = (chunk.data_page_offset + chunk.total_compressed_size / 2) as usize;
+        bytes[at] ^= 0xff;
+        bytes[at + 1] ^= 0x5a;
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        assert!(
+            chunks_one_thread(&file).iter().any(Result::is_err),
+            "{what}: the corruption was not noticed"
+        );
+        pages_agree(&file, &format!("{what}, corrupted"));
+    }
 }
