@@ -112,8 +112,8 @@ fn a_parallel_scan_holds_a_small_multiple_of_the_one_thread_peak() {
     );
     assert_eq!(by_page, one, "pages on 1 thread read other values");
     assert_eq!(by_page4, one, "pages on 4 threads read other values");
-    // A few 1 MiB pages per thread (the page read, its values decoded): not the chunk (16 MB)
-    // nor the file.
+    // A few pages per thread (the page read, its values decoded; pages of at most 1 MiB): not
+    // the chunk (16 MB) nor the file.
     assert!(
         page_peak < 4 * MB,
         "{page_peak} bytes at the peak, 1 thread"
