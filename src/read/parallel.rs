@@ -191,9 +191,10 @@ where
 }
 
 /// Pages per thread that [`decode_chunks`] claims ahead of its consumer at most. Pages differ
-/// in cost (a dictionary page, a PLAIN page among dictionary-encoded ones): with 2 a thread
-/// that finished its pages waited for the one still on a slow page (strings, 2 threads: a
-/// critical path of 55% of the work instead of 50%).
+/// in cost (a dictionary page, a PLAIN page among dictionary-encoded ones), and a thread done
+/// with its pages may claim none past the window while another is still on a slow one: a
+/// wider window lets it go on. Memory: results only wait in the window (a worker holds one
+/// page body and its decoded values at a time).
 const PAGES_AHEAD: usize = 4;
 
 /// What [`decode_chunks`] hands the consumer, in the chunks' order and, within a chunk, in
@@ -254,8 +255,8 @@ pub enum ChunkPart<R> {
 /// assert_eq!(values, 16); // two columns of 8 rows
 /// # Ok(()) }
 /// ```
-pub fn decode_chunks<'f, R, E>(
-    file: &'f FileReader<'_>,
+pub fn decode_chunks<R, E>(
+    file: &FileReader<'_>,
     chunks: &[(usize, usize)],
     threads: usize,
     map: impl Fn(usize, PageInfo, &mut LeafData) -> R + Sync,
@@ -549,7 +550,8 @@ enum Task<'f> {
     /// The chunk's dictionary page, decoded by the worker that takes this task (its errors
     /// then come in page order); the workers decoding its data pages wait for it.
     Dictionary(Arc<ChunkInfo<'f>>),
-    Page(PageTask<'f>),
+    /// Boxed: a page is a header and a body, and the other tasks are a pointer.
+    Page(alloc::boxed::Box<PageTask<'f>>),
     /// The chunk's pages were all handed out.
     End(Arc<ChunkInfo<'f>>),
     /// The chunk could not be opened or walked on (its index, the error).
@@ -792,13 +794,13 @@ impl<'f> Walker<'f, '_> {
                 }
                 PageType::DataPage | PageType::DataPageV2 => {
                     open.seen_data = true;
-                    return Ok(Some(Task::Page(PageTask {
+                    return Ok(Some(Task::Page(alloc::boxed::Box::new(PageTask {
                         chunk: Arc::clone(info),
                         header,
                         body,
                         ordinal,
                         offset,
-                    })));
+                    }))));
                 }
                 PageType::IndexPage => {}
             }
@@ -810,27 +812,19 @@ impl<'f> Iterator for Walker<'f, '_> {
     type Item = Task<'f>;
 
     fn next(&mut self) -> Option<Task<'f>> {
-        loop {
-            if self.open.is_none() {
-                let index = self.next_chunk;
-                let &chunk = self.chunks.get(index)?;
-                self.next_chunk += 1;
-                match self.open(index, chunk) {
-                    Ok(open) => self.open = Some(open),
-                    Err(e) => return Some(Task::Failed(index, e)),
-                }
+        if self.open.is_none() {
+            let index = self.next_chunk;
+            let &chunk = self.chunks.get(index)?;
+            self.next_chunk += 1;
+            match self.open(index, chunk) {
+                Ok(open) => self.open = Some(open),
+                Err(e) => return Some(Task::Failed(index, e)),
             }
-            match self.next_page() {
-                Ok(Some(task)) => return Some(task),
-                Ok(None) => {
-                    let open = self.open.take()?;
-                    return Some(Task::End(open.info));
-                }
-                Err(e) => {
-                    let open = self.open.take()?;
-                    return Some(Task::Failed(open.info.index, e));
-                }
-            }
+        }
+        match self.next_page() {
+            Ok(Some(task)) => Some(task),
+            Ok(None) => Some(Task::End(self.open.take()?.info)),
+            Err(e) => Some(Task::Failed(self.open.take()?.info.index, e)),
         }
     }
 }
