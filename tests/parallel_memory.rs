@@ -1,15 +1,11 @@
 //! Peak heap of a parallel scan (issue 22), measured by a counting global allocator in this
 //! test binary: decoding a batch's columns on 4 threads holds what one thread holds (a decoded
 //! page per column and the batch), so its peak stays within a small multiple of the
-//! one-thread peak, and nowhere near the file's size. Decoding the chunks page by page on 4
-//! threads (`decode_chunks`) holds a few pages per thread. One `#[test]`, so that the counts are
+//! one-thread peak, and nowhere near the file's size. One `#[test]`, so that the counts are
 //! its own; the numbers are printed (`cargo test --test parallel_memory -- --nocapture`).
 #![cfg(all(feature = "std", feature = "write"))]
 
 use parket::compression::Codec;
-use parket::levels::LeafData;
-use parket::page::decode::PageInfo;
-use parket::read::parallel::{decode_chunks, ChunkPart};
 use parket::read::FileReader;
 use parket::schema::Schema;
 use parket::values::ValuesRef;
@@ -69,30 +65,6 @@ fn scan(path: &std::path::Path, threads: usize) -> (usize, i64) {
     (n, sum)
 }
 
-/// Decodes every chunk page by page on `threads` threads ([`decode_chunks`]), keeping a sum
-/// of each page: (values, checksum).
-fn pages(path: &std::path::Path, threads: usize) -> (usize, i64) {
-    let file = FileReader::new(std::fs::File::open(path).unwrap()).unwrap();
-    let chunks: Vec<(usize, usize)> = (0..COLUMNS).map(|c| (0, c)).collect();
-    let (mut n, mut sum) = (0usize, 0i64);
-    let page_sum = |_: usize, _: PageInfo, data: &mut LeafData| match data.values.as_ref() {
-        ValuesRef::Int64(v) => (v.len(), v.iter().fold(0i64, |s, x| s.wrapping_add(*x))),
-        _ => (0, 0),
-    };
-    decode_chunks(&file, &chunks, threads, page_sum, |part| {
-        match part {
-            ChunkPart::Page { result, .. } => {
-                n += result.0;
-                sum = sum.wrapping_add(result.1);
-            }
-            ChunkPart::End { result, .. } => result?,
-        }
-        Ok::<(), parket::Error>(())
-    })
-    .unwrap();
-    (n, sum)
-}
-
 #[test]
 fn a_parallel_scan_holds_a_small_multiple_of_the_one_thread_peak() {
     let dir = std::env::temp_dir().join(format!("parket-par-memory-{}", std::process::id()));
@@ -102,26 +74,7 @@ fn a_parallel_scan_holds_a_small_multiple_of_the_one_thread_peak() {
     let file_bytes = std::fs::metadata(&path).unwrap().len();
     let (one, one_peak) = measured(|| scan(&path, 1));
     let (four, four_peak) = measured(|| scan(&path, 4));
-    let (by_page, page_peak) = measured(|| pages(&path, 1));
-    let (by_page4, page4_peak) = measured(|| pages(&path, 4));
     std::fs::remove_file(&path).unwrap();
-    println!(
-        "pages on 1 thread {:.1} MB, on 4 threads {:.1} MB",
-        page_peak as f64 / MB as f64,
-        page4_peak as f64 / MB as f64,
-    );
-    assert_eq!(by_page, one, "pages on 1 thread read other values");
-    assert_eq!(by_page4, one, "pages on 4 threads read other values");
-    // A few pages per thread (the page read, its values decoded; pages of at most 1 MiB): not
-    // the chunk (16 MB) nor the file.
-    assert!(
-        page_peak < 4 * MB,
-        "{page_peak} bytes at the peak, 1 thread"
-    );
-    assert!(
-        page4_peak < 16 * MB,
-        "{page4_peak} bytes at the peak, 4 threads"
-    );
     println!(
         "file {} MB; peak heap: 1 thread {:.1} MB, 4 threads {:.1} MB ({:.2}x)",
         file_bytes / MB as u64,

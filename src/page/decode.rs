@@ -260,9 +260,6 @@ enum Dictionary<'a> {
         page: Cow<'a, [u8]>,
         starts: Vec<usize>,
     },
-    /// Another decoder's, read by this one ([`PageDecoder::sharing`]): the data pages of one
-    /// chunk decoded on several threads, its dictionary page decoded once.
-    Shared(&'a Dictionary<'a>),
 }
 
 impl Dictionary<'_> {
@@ -271,7 +268,6 @@ impl Dictionary<'_> {
         match self {
             Dictionary::Values(v) => Dict::from(v.as_ref()),
             Dictionary::Bytes { page, starts, .. } => Dict::Bytes(Entries::plain(starts, page)),
-            Dictionary::Shared(d) => d.dict(),
         }
     }
 
@@ -283,18 +279,8 @@ impl Dictionary<'_> {
             Dictionary::Bytes { page, starts } => Cow::Owned(Values::ByteArray(
                 Entries::plain(starts, page).to_byte_arrays(),
             )),
-            Dictionary::Shared(d) => d.values(),
         }
     }
-}
-
-/// A chunk's dictionary taken from the decoder that decoded its dictionary page
-/// ([`PageDecoder::take_dictionary`]), for decoders of the chunk's data pages on other threads
-/// to read at once ([`PageDecoder::sharing`]).
-#[derive(Debug)]
-pub struct SharedDictionary<'a> {
-    dictionary: Dictionary<'a>,
-    longest: u64,
 }
 
 /// What a [`PageDecoder`] reuses from page to page: decompressed page bytes, dictionary
@@ -513,32 +499,6 @@ impl<'a> PageDecoder<'a> {
             _ => self.dict_bytes,
         };
         (self.scratch, self.indices, self.decompressor, dict_bytes)
-    }
-
-    /// Takes the dictionary this decoder read from the chunk's dictionary page, for other
-    /// decoders of the chunk's data pages to share ([`PageDecoder::sharing`]). `None` before
-    /// a dictionary page (or after the dictionary was taken).
-    pub fn take_dictionary(&mut self) -> Option<SharedDictionary<'a>> {
-        let dictionary = self.dictionary.take()?;
-        Some(SharedDictionary {
-            dictionary,
-            longest: core::mem::take(&mut self.dict_longest),
-        })
-    }
-
-    /// This decoder, reading `dictionary` (of the same chunk) as if it had decoded the chunk's
-    /// dictionary page itself: for the chunk's data pages, decoded on several threads, each
-    /// with its own decoder. A dictionary page given to it is then an error (a second one).
-    pub fn sharing<'s>(self, dictionary: &'s SharedDictionary<'s>) -> PageDecoder<'s>
-    where
-        'a: 's,
-    {
-        let this: PageDecoder<'s> = self;
-        PageDecoder {
-            dictionary: Some(Dictionary::Shared(&dictionary.dictionary)),
-            dict_longest: dictionary.longest,
-            ..this
-        }
     }
 
     /// Whether `PageHeader.crc` is checked when a page has one.

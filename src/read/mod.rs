@@ -851,70 +851,9 @@ impl<'a> FileReader<'a> {
                 .check_values_per_read(total)
                 .map_err(|e| e.in_row_group(row_group))?;
         }
-        #[cfg(feature = "std")]
-        {
-            let threads = parallel::threads_default();
-            if threads > 1 {
-                return self.read_row_group_parallel(row_group, columns, threads);
-            }
-        }
         columns
             .iter()
             .map(|&c| self.chunk_reader(row_group, c)?.read_all())
             .collect()
-    }
-
-    /// [`FileReader::read_row_group`] on `threads` threads, the page being the unit of work
-    /// ([`parallel::decode_chunks`]): a row group of one large column reads on every core.
-    /// The same levels and values, the same errors.
-    #[cfg(feature = "std")]
-    fn read_row_group_parallel(
-        &self,
-        row_group: usize,
-        columns: &[usize],
-        threads: usize,
-    ) -> Result<Vec<LeafData>> {
-        let mut out = columns
-            .iter()
-            .map(|&c| match self.schema.column(c) {
-                Some(desc) => Ok(PageColumn::from(desc).new_leaf_data()),
-                None => Err(Error::invalid_argument("column index out of range")),
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let chunks: Vec<(usize, usize)> = columns.iter().map(|&c| (row_group, c)).collect();
-        // Each page's levels and values leave the worker; it starts its next page afresh.
-        let take = |_: usize, _: crate::page::decode::PageInfo, data: &mut LeafData| {
-            let empty = LeafData {
-                def_levels: Vec::new(),
-                rep_levels: Vec::new(),
-                values: data.values.as_ref().slice_or_empty(0..0).to_owned(),
-            };
-            core::mem::replace(data, empty)
-        };
-        parallel::decode_chunks(self, &chunks, threads, take, |part| match part {
-            parallel::ChunkPart::Page { chunk, result } => {
-                let Some(o) = out.get_mut(chunk) else {
-                    return Ok(());
-                };
-                if o.values.is_empty() && o.def_levels.is_empty() && o.rep_levels.is_empty() {
-                    *o = result;
-                    return Ok(());
-                }
-                let what = "the levels of a column chunk";
-                crate::limits::reserve(&mut o.def_levels, result.def_levels.len(), what)?;
-                crate::limits::reserve(&mut o.rep_levels, result.rep_levels.len(), what)?;
-                let bytes = match result.values.as_ref() {
-                    crate::values::ValuesRef::ByteArray(b) => b.total_bytes(),
-                    _ => 0,
-                };
-                o.values.try_reserve(result.values.len(), bytes)?;
-                o.def_levels.extend_from_slice(&result.def_levels);
-                o.rep_levels.extend_from_slice(&result.rep_levels);
-                o.values.extend_from(result.values.as_ref());
-                Ok(())
-            }
-            parallel::ChunkPart::End { result, .. } => result,
-        })?;
-        Ok(out)
     }
 }

@@ -25,11 +25,9 @@
 //!   kinds, bounds for byte arrays, whose page index values may be truncated), the level
 //!   histograms, and `boundary_order` holds.
 //!
-//! Pages are decoded by `parket::read::parallel::decode_chunks`, the page being the unit of work
-//! on `--threads` threads (one large chunk then keeps every core busy), and summed up (levels,
-//! nulls, NaNs, statistics, histograms) on the thread that decoded them; the chunk is checked
-//! once its last page is in. Page headers are walked separately (headers only) to learn where
-//! each page is. Output: one line per leaf column (`ok ...` or `BAD path: ...`), then a
+//! Pages are read through `ColumnChunkReader::next_batch` with an unbounded batch size, so each
+//! batch is one whole data page; page headers are walked separately (headers only) to learn
+//! where each page is. Output: one line per leaf column (`ok ...` or `BAD path: ...`), then a
 //! summary; exit status 1 when anything disagrees.
 
 use std::cmp::Ordering;
@@ -39,11 +37,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::time::Instant;
 
 use parket::format::{ColumnChunk, ColumnMetaData, ColumnOrder, Encoding, PageHeader, PageType};
-use parket::levels::LeafData;
-use parket::page::decode::PageInfo;
-use parket::read::parallel::ChunkPart;
-use parket::read::FileReader;
-use parket::schema::ColumnDescriptor;
+use parket::read::{ChunkBuffers, FileReader};
 use parket::statistics::{self, compare, Scalar, StatKind, StatisticsBuilder};
 use parket::values::ValuesRef;
 
@@ -84,112 +78,96 @@ pub fn check(mut args: Args) -> Result<(), String> {
             ));
         }
     }
-    // One item per column chunk, column by column (the order of the output). The page is the
-    // unit of work: each data page is decoded and summed up (levels, nulls, statistics) on
-    // one of `threads` threads, a few pages ahead of this thread at most, which checks each
-    // chunk against its metadata as its last page comes in and prints.
+    // One item per column chunk, column by column (the order of the output): checked on
+    // `threads` threads, a few chunks ahead of the printing at most.
     let groups = md.row_groups.len();
-    let chunks: Vec<(usize, usize)> = (0..schema.columns().len())
-        .flat_map(|j| (0..groups).map(move |i| (i, j)))
-        .collect();
+    let items = schema.columns().len() * groups;
     let mut sum = ColumnSummary::default();
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    let mut progress = crate::progress::Progress::new("check", chunks.len() as u64, "chunks");
-    let mut raw = open(&path).and_then(|file| {
-        let mut raw = Raw { file, len: 0 };
-        raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
-        Ok(raw)
-    });
-    // The pages of the chunk being read, or the error that ended it.
-    let mut pages: Result<Vec<PageData>, String> = Ok(Vec::new());
-    let summarize = |chunk: usize, info: PageInfo, data: &mut LeafData| {
-        let (i, j) = (chunk % groups.max(1), chunk / groups.max(1));
-        // The suffixes serve only to recognise Arrow C++'s DELTA_BYTE_ARRAY miscount: a pass
-        // over every string of the page, made only for a chunk that lists the encoding.
-        let delta = md
-            .row_groups
-            .get(i)
-            .and_then(|rg| rg.columns.get(j))
-            .and_then(|cc| cc.meta_data.as_ref())
-            .is_some_and(|m| m.encodings.contains(&Encoding::DeltaByteArray));
-        schema.columns().get(j).map_or_else(
-            || Err("no such column".to_string()),
-            |desc| PageData::of(desc, info, data, delta),
-        )
-    };
-    parket::read::parallel::decode_chunks(&file, &chunks, threads, summarize, |part| {
-        let (item, ended) = match part {
-            ChunkPart::Page { result, .. } => {
-                match (&mut pages, result) {
-                    (Ok(p), Ok(page)) => p.push(page),
-                    (Ok(_), Err(e)) => pages = Err(e),
-                    (Err(_), _) => {}
-                }
+    let mut progress = crate::progress::Progress::new("check", items as u64, "chunks");
+    parket::read::parallel::ordered(
+        threads,
+        items,
+        threads.saturating_mul(4),
+        || {
+            let raw = open(&path).and_then(|file| {
+                let mut raw = Raw { file, len: 0 };
+                raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+                Ok(raw)
+            });
+            (raw, ChunkBuffers::default())
+        },
+        |(raw, buffers), item| {
+            let (j, i) = (item / groups, item % groups);
+            let mut sum = ColumnSummary::default();
+            let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
+                return (sum, Vec::new(), Vec::new());
+            };
+            let Some(cc) = rg.columns.get(j) else {
+                return (sum, Vec::new(), Vec::new());
+            };
+            let raw = match raw {
+                Ok(raw) => raw,
+                Err(e) => return (sum, vec![format!("row group {i}: {e}")], Vec::new()),
+            };
+            let mut ctx = ChunkCheck {
+                file: &file,
+                raw,
+                buffers,
+                row_group: i,
+                column: j,
+                kind: StatKind::of_column(desc),
+                order: md.column_orders.as_ref().and_then(|o| o.get(j)),
+                max_def: desc.max_def_level,
+                max_rep: desc.max_rep_level,
+                problems: Vec::new(),
+                notes: Vec::new(),
+            };
+            ctx.run(cc, rg.num_rows, &mut sum);
+            let located = |v: Vec<String>| -> Vec<String> {
+                v.into_iter()
+                    .map(|p| format!("row group {i}: {p}"))
+                    .collect()
+            };
+            (sum, located(ctx.problems), located(ctx.notes))
+        },
+        |item, (chunk, chunk_problems, chunk_notes)| {
+            progress.advance(1);
+            sum.add(&chunk);
+            problems.extend(chunk_problems);
+            notes.extend(chunk_notes);
+            if item % groups + 1 < groups {
                 return Ok(());
             }
-            ChunkPart::End { chunk, result } => (chunk, result),
-        };
-        let (i, j) = (item % groups, item / groups);
-        let decoded = std::mem::replace(&mut pages, Ok(Vec::new()))
-            .and_then(|p| ended.map(|()| p).map_err(|e| e.to_string()));
-        let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
-            return Ok(());
-        };
-        progress.advance(1);
-        if let Some(cc) = rg.columns.get(j) {
-            match &mut raw {
-                Ok(raw) => {
-                    let mut ctx = ChunkCheck {
-                        file: &file,
-                        raw,
-                        row_group: i,
-                        column: j,
-                        kind: StatKind::of_column(desc),
-                        order: md.column_orders.as_ref().and_then(|o| o.get(j)),
-                        max_def: desc.max_def_level,
-                        problems: Vec::new(),
-                        notes: Vec::new(),
-                    };
-                    ctx.run(cc, rg.num_rows, decoded, &mut sum);
-                    let located = |v: Vec<String>| -> Vec<String> {
-                        v.into_iter()
-                            .map(|p| format!("row group {i}: {p}"))
-                            .collect()
-                    };
-                    problems.extend(located(ctx.problems));
-                    notes.extend(located(ctx.notes));
+            let Some(desc) = schema.columns().get(item / groups) else {
+                return Ok(());
+            };
+            let path_s = desc.path_string();
+            let sum = std::mem::take(&mut sum);
+            total_values += sum.values;
+            if problems.is_empty() {
+                progress.println(&format!(
+                    "ok  {path_s}  {}  {} values ({} nulls) in {} pages",
+                    desc.physical_type, sum.values, sum.nulls, sum.pages
+                ));
+            } else {
+                bad_columns += 1;
+                let more = problems.len().saturating_sub(SHOWN);
+                let mut line = format!("BAD {path_s}: ");
+                line.push_str(&problems[..problems.len().min(SHOWN)].join("; "));
+                if more > 0 {
+                    let _ = write!(line, " (+{more} more)");
                 }
-                Err(e) => problems.push(format!("row group {i}: {e}")),
+                problems.clear();
+                progress.println(&line);
             }
-        }
-        if i + 1 < groups {
-            return Ok(());
-        }
-        let path_s = desc.path_string();
-        let sum = std::mem::take(&mut sum);
-        total_values += sum.values;
-        if problems.is_empty() {
-            progress.println(&format!(
-                "ok  {path_s}  {}  {} values ({} nulls) in {} pages",
-                desc.physical_type, sum.values, sum.nulls, sum.pages
-            ));
-        } else {
-            bad_columns += 1;
-            let more = problems.len().saturating_sub(SHOWN);
-            let mut line = format!("BAD {path_s}: ");
-            line.push_str(&problems[..problems.len().min(SHOWN)].join("; "));
-            if more > 0 {
-                let _ = write!(line, " (+{more} more)");
+            for n in notes.drain(..) {
+                progress.println(&format!("    note: {n}"));
             }
-            problems.clear();
-            progress.println(&line);
-        }
-        for n in notes.drain(..) {
-            progress.println(&format!("    note: {n}"));
-        }
-        Ok::<(), String>(())
-    })?;
+            Ok::<(), String>(())
+        },
+    )?;
     progress.finish();
     if groups == 0 {
         for desc in schema.columns() {
@@ -268,6 +246,14 @@ struct ColumnSummary {
     pages: u64,
 }
 
+impl ColumnSummary {
+    fn add(&mut self, o: &ColumnSummary) {
+        self.values += o.values;
+        self.nulls += o.nulls;
+        self.pages += o.pages;
+    }
+}
+
 /// What the data of one data page holds.
 struct PageData {
     levels: u64,
@@ -281,68 +267,6 @@ struct PageData {
     stats: StatisticsBuilder,
     def_hist: Vec<i64>,
     rep_hist: Vec<i64>,
-}
-
-impl PageData {
-    /// What the data page `data` of the column `desc` holds. `suffixes`: count the bytes of
-    /// the values' suffixes (see [`PageData::suffix_bytes`]); without it they are taken to be
-    /// the values' bytes (no shared prefixes), which never reads as the miscount.
-    fn of(
-        desc: &ColumnDescriptor,
-        info: PageInfo,
-        data: &LeafData,
-        suffixes: bool,
-    ) -> Result<PageData, String> {
-        let kind = StatKind::of_column(desc);
-        let (max_def, max_rep) = (desc.max_def_level, desc.max_rep_level);
-        let levels = info.num_values as u64;
-        let mut page = PageData {
-            levels,
-            nulls: 0,
-            rows: levels,
-            nans: 0,
-            unencoded_bytes: 0,
-            suffix_bytes: 0,
-            stats: StatisticsBuilder::new(kind),
-            def_hist: vec![0; max_def as usize + 1],
-            rep_hist: vec![0; max_rep as usize + 1],
-        };
-        if max_def > 0 {
-            for &d in &data.def_levels {
-                if let Some(h) = page.def_hist.get_mut(d as usize) {
-                    *h += 1;
-                }
-            }
-            page.nulls = page.levels - page.def_hist[max_def as usize] as u64;
-        } else {
-            page.def_hist[0] = page.levels as i64;
-        }
-        if max_rep > 0 {
-            for &r in &data.rep_levels {
-                if let Some(h) = page.rep_hist.get_mut(r as usize) {
-                    *h += 1;
-                }
-            }
-            page.rows = page.rep_hist[0] as u64;
-        } else {
-            page.rep_hist[0] = page.levels as i64;
-        }
-        let values = data.values.as_ref();
-        page.nans = count_nans(kind, values);
-        if let ValuesRef::ByteArray(v) = values {
-            page.unencoded_bytes = v.total_bytes() as u64;
-            page.suffix_bytes = if suffixes {
-                suffix_bytes(v.iter())
-            } else {
-                page.unencoded_bytes
-            };
-        }
-        page.stats
-            .update(values)
-            .map_err(|e| format!("statistics of the data: {e}"))?;
-        page.stats.add_nulls(page.nulls);
-        Ok(page)
-    }
 }
 
 /// One page as its header says.
@@ -389,11 +313,14 @@ impl WalkedPage {
 struct ChunkCheck<'f, 'r> {
     file: &'f FileReader<'static>,
     raw: &'r mut Raw,
+    /// Decode buffers handed from chunk to chunk.
+    buffers: &'r mut ChunkBuffers,
     row_group: usize,
     column: usize,
     kind: StatKind,
     order: Option<&'f ColumnOrder>,
     max_def: u16,
+    max_rep: u16,
     problems: Vec<String>,
     /// What disagrees in a way a known writer bug explains (printed, not counted as bad).
     notes: Vec<String>,
@@ -422,31 +349,21 @@ impl ChunkCheck<'_, '_> {
         self.notes.push(p);
     }
 
-    /// Checks the chunk `cc` of a row group of `num_rows`, whose data pages `decoded` sums up
-    /// (or the error that ended their decoding); adds them to `sum`.
-    fn run(
-        &mut self,
-        cc: &ColumnChunk,
-        num_rows: i64,
-        decoded: Result<Vec<PageData>, String>,
-        sum: &mut ColumnSummary,
-    ) {
+    fn run(&mut self, cc: &ColumnChunk, num_rows: i64, sum: &mut ColumnSummary) {
         let Some(meta) = cc.meta_data.as_ref() else {
             self.bad("column metadata is encrypted: cannot check".into());
             return;
         };
-        let pages = match decoded {
+        // The suffixes serve only to recognise Arrow C++'s DELTA_BYTE_ARRAY miscount: a pass
+        // over every string of the chunk, made only for a chunk that lists the encoding.
+        let delta = meta.encodings.contains(&Encoding::DeltaByteArray);
+        let pages = match self.decode_pages(sum, delta) {
             Ok(p) => p,
             Err(e) => {
                 self.bad(e);
                 return;
             }
         };
-        for p in &pages {
-            sum.values += p.levels;
-            sum.nulls += p.nulls;
-            sum.pages += 1;
-        }
         self.check_chunk(meta, num_rows, &pages);
         let walked = match self.walk(meta) {
             Ok(w) => w,
@@ -462,6 +379,80 @@ impl ChunkCheck<'_, '_> {
         if let (Some(off), Some(len)) = (cc.column_index_offset, cc.column_index_length) {
             self.check_column_index(off, len, &pages);
         }
+    }
+
+    /// Reads every data page of the chunk (one batch per page). `suffixes`: count the bytes of
+    /// the values' suffixes (see [`PageData::suffix_bytes`]); without it they are taken to be
+    /// the values' bytes (no shared prefixes), which never reads as the miscount.
+    fn decode_pages(
+        &mut self,
+        sum: &mut ColumnSummary,
+        suffixes: bool,
+    ) -> Result<Vec<PageData>, String> {
+        let buffers = core::mem::take(self.buffers);
+        let mut reader = self
+            .file
+            .column_chunk_with(self.row_group, self.column, buffers)
+            .map_err(|e| e.to_string())?;
+        let mut pages = Vec::new();
+        loop {
+            let batch = match reader.next_batch(usize::MAX) {
+                Ok(Some(b)) => b,
+                Ok(None) => break,
+                Err(e) => return Err(e.to_string()),
+            };
+            let mut page = PageData {
+                levels: batch.len() as u64,
+                nulls: 0,
+                rows: batch.len() as u64,
+                nans: 0,
+                unencoded_bytes: 0,
+                suffix_bytes: 0,
+                stats: StatisticsBuilder::new(self.kind),
+                def_hist: vec![0; self.max_def as usize + 1],
+                rep_hist: vec![0; self.max_rep as usize + 1],
+            };
+            if self.max_def > 0 {
+                for &d in batch.def_levels() {
+                    if let Some(h) = page.def_hist.get_mut(d as usize) {
+                        *h += 1;
+                    }
+                }
+                page.nulls = page.levels - page.def_hist[self.max_def as usize] as u64;
+            } else {
+                page.def_hist[0] = page.levels as i64;
+            }
+            if self.max_rep > 0 {
+                for &r in batch.rep_levels() {
+                    if let Some(h) = page.rep_hist.get_mut(r as usize) {
+                        *h += 1;
+                    }
+                }
+                page.rows = page.rep_hist[0] as u64;
+            } else {
+                page.rep_hist[0] = page.levels as i64;
+            }
+            let values = batch.values();
+            page.nans = count_nans(self.kind, values);
+            if let ValuesRef::ByteArray(v) = values {
+                page.unencoded_bytes = v.total_bytes() as u64;
+                page.suffix_bytes = if suffixes {
+                    suffix_bytes(v.iter())
+                } else {
+                    page.unencoded_bytes
+                };
+            }
+            page.stats
+                .update(values)
+                .map_err(|e| format!("statistics of the data: {e}"))?;
+            page.stats.add_nulls(page.nulls);
+            sum.values += page.levels;
+            sum.nulls += page.nulls;
+            sum.pages += 1;
+            pages.push(page);
+        }
+        *self.buffers = reader.into_buffers();
+        Ok(pages)
     }
 
     fn check_chunk(&mut self, meta: &ColumnMetaData, num_rows: i64, pages: &[PageData]) {
