@@ -8,10 +8,26 @@ use std::io::{Read, Seek, SeekFrom};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use parket::read::{FileReader, RowRanges};
+use parket::read::{FileReader, RowRanges, ScanBuilder};
 use parket::record::Value;
 use parket::schema::Schema;
 use parket::write::{FileWriter, PageVersion, WriteOptions};
+
+/// The rows a scan builder gives, as records (every test here compares them with the
+/// records it wrote).
+trait Rows {
+    fn collect_records(self) -> Vec<Value>;
+}
+
+impl Rows for ScanBuilder<'_, '_> {
+    fn collect_records(self) -> Vec<Value> {
+        self.build()
+            .unwrap()
+            .records()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+}
 
 fn sample(n: usize) -> (Schema, Vec<Value>) {
     let schema = Schema::parse(
@@ -116,25 +132,13 @@ fn selected_rows_equal_the_full_read() {
                     if let Some(l) = limit {
                         b = b.limit(l);
                     }
-                    let got: Vec<Value> = b
-                        .build()
-                        .unwrap()
-                        .records()
-                        .collect::<Result<_, _>>()
-                        .unwrap();
+                    let got: Vec<Value> = b.collect_records();
                     assert_eq!(got, expected, "{name} round {round} index {use_index}");
                 }
             }
         }
         // Projection: one column, every row.
-        let ids: Vec<Value> = from_slice
-            .scan()
-            .columns(&["l"])
-            .build()
-            .unwrap()
-            .records()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let ids: Vec<Value> = from_slice.scan().columns(&["l"]).collect_records();
         assert_eq!(ids.len(), 2600);
         assert_eq!(
             ids[3],
@@ -330,14 +334,7 @@ fn pushed_bytes_scan_like_the_file() {
     for r in pages.clone() {
         file.push(r.start, fetch(r));
     }
-    let got: Vec<Value> = file
-        .scan()
-        .rows(sel.clone())
-        .build()
-        .unwrap()
-        .records()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let got: Vec<Value> = file.scan().rows(sel.clone()).collect_records();
     let expected: Vec<Value> = [5..7, 1990..2100]
         .into_iter()
         .flatten()
@@ -430,11 +427,7 @@ fn predicates_give_exactly_the_matching_rows() {
             .scan()
             .columns(&["s"])
             .predicate(Predicate::parse("id = 8", &schema).unwrap())
-            .build()
-            .unwrap()
-            .records()
-            .collect::<Result<_, _>>()
-            .unwrap();
+            .collect_records();
         assert_eq!(
             got,
             [Value::Group(vec![Value::Bytes(b"value 54".to_vec())])]
@@ -471,21 +464,12 @@ fn bloom_filters_prune_row_groups() {
         let p = Predicate::parse(text, &schema).unwrap();
         let scan = file.scan().predicate(p.clone());
         let groups = scan.plan().unwrap().len();
-        let got: Vec<Value> = scan
-            .build()
-            .unwrap()
-            .records()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let got: Vec<Value> = scan.collect_records();
         let unpruned: Vec<Value> = file
             .scan()
             .predicate(p)
             .use_page_index(false)
-            .build()
-            .unwrap()
-            .records()
-            .collect::<Result<_, _>>()
-            .unwrap();
+            .collect_records();
         assert_eq!(got, unpruned, "{name} {text}");
         if pruned {
             assert_eq!((groups, got.len()), (0, 0), "{name} {text}");
@@ -563,12 +547,7 @@ fn dictionaries_prune_parket_written_chunks() {
             let p = Predicate::parse(text, &schema).unwrap();
             let b = file.scan().predicate(p);
             let e = b.explain().unwrap();
-            let rows: Vec<Value> = b
-                .build()
-                .unwrap()
-                .records()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let rows: Vec<Value> = b.collect_records();
             (e.row_groups, rows)
         };
         // Absent everywhere: no row group is read; the bytes read are the three dictionary
@@ -625,14 +604,7 @@ fn dictionaries_prune_parket_written_chunks() {
         .unwrap();
     assert!(meta.dictionary_page_offset.is_some() && !all_dictionary(&file, 0, 0));
     let p = Predicate::parse("s = 'a long value that fills the dictionary 555'", &schema).unwrap();
-    let rows: Vec<Value> = file
-        .scan()
-        .predicate(p)
-        .build()
-        .unwrap()
-        .records()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows: Vec<Value> = file.scan().predicate(p).collect_records();
     assert_eq!(rows, [records[555].clone()]);
 }
 
@@ -680,14 +652,7 @@ fn a_point_lookup_reads_the_footer_indexes_and_answer_pages() {
     for x in [50_000i64, 61_234, 74_999] {
         let before = read.load(Ordering::Relaxed);
         let p = Predicate::parse(&format!("id = {x}"), &schema).unwrap();
-        let got: Vec<Value> = file
-            .scan()
-            .predicate(p)
-            .build()
-            .unwrap()
-            .records()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let got: Vec<Value> = file.scan().predicate(p).collect_records();
         assert_eq!(got, [records[x as usize].clone()]);
         let spent = read.load(Ordering::Relaxed) - before;
         // The bound: row group 2's indexes (the column index of id, every offset index), and
@@ -827,25 +792,14 @@ fn plain_pages_give_the_rows_selected_at_page_edges_and_between() {
                             .scan()
                             .rows(RowRanges::from_ranges(sel.clone()))
                             .batch_size(batch)
-                            .build()
-                            .unwrap()
-                            .records()
-                            .collect::<Result<_, _>>()
-                            .unwrap();
+                            .collect_records();
                         assert_eq!(got, expected, "{codec:?} {version:?} {sel:?} batch {batch}");
                     }
                 }
             }
             // A predicate on a column with nulls, the other columns taken row by row.
             let p = Predicate::parse("x >= 100 AND x < 110", &schema).unwrap();
-            let got: Vec<Value> = from_slice
-                .scan()
-                .predicate(p)
-                .build()
-                .unwrap()
-                .records()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let got: Vec<Value> = from_slice.scan().predicate(p).collect_records();
             let expected: Vec<Value> = (200..220)
                 .filter(|i| i % 3 != 0)
                 .map(|i| records[i].clone())
