@@ -638,8 +638,10 @@ impl ChunkCheck<'_, '_> {
         Ok(out)
     }
 
-    /// `bytes` of a page index of this chunk, decrypted when the chunk is encrypted.
-    fn index_bytes(&self, module: ModuleType, bytes: Vec<u8>) -> Result<Vec<u8>, String> {
+    /// The `len` bytes at `off` of a page index of this chunk, decrypted when the chunk is
+    /// encrypted.
+    fn index_bytes(&mut self, module: ModuleType, off: i64, len: i32) -> Result<Vec<u8>, String> {
+        let bytes = self.raw.read(off.max(0) as u64, len.max(0) as u64)?;
         match self
             .file
             .decrypt_chunk_module(self.row_group, self.column, module, &bytes)

@@ -34,11 +34,7 @@ impl ChunkCheck<'_, '_> {
         walked: &[WalkedPage],
         pages: &[PageData],
     ) {
-        let bytes = match self.raw.read(off.max(0) as u64, len.max(0) as u64) {
-            Ok(b) => b,
-            Err(e) => return self.bad(format!("OffsetIndex: {e}")),
-        };
-        let bytes = match self.index_bytes(ModuleType::OffsetIndex, bytes) {
+        let bytes = match self.index_bytes(ModuleType::OffsetIndex, off, len) {
             Ok(b) => b,
             Err(e) => return self.bad(format!("OffsetIndex: {e}")),
         };
@@ -108,11 +104,7 @@ impl ChunkCheck<'_, '_> {
     }
 
     pub(super) fn check_column_index(&mut self, off: i64, len: i32, pages: &[PageData]) {
-        let bytes = match self.raw.read(off.max(0) as u64, len.max(0) as u64) {
-            Ok(b) => b,
-            Err(e) => return self.bad(format!("ColumnIndex: {e}")),
-        };
-        let bytes = match self.index_bytes(ModuleType::ColumnIndex, bytes) {
+        let bytes = match self.index_bytes(ModuleType::ColumnIndex, off, len) {
             Ok(b) => b,
             Err(e) => return self.bad(format!("ColumnIndex: {e}")),
         };
