@@ -239,22 +239,42 @@ fn decode_byte_array(input: &[u8], num_values: usize, out: &mut ByteArrays) -> R
     let (first, base) = (offsets.len(), data.len());
     offsets.reserve(num_values);
     data.reserve(room + SHORT);
-    let mut pos = 0usize;
+    // The unread bytes and the end of the values appended, kept in locals: one split per
+    // value, no position to check against the input again.
+    let mut rest = input;
+    let mut end = base;
     for _ in 0..num_values {
-        let (len, tail) = match value_at(input, pos) {
-            Ok(v) => v,
-            Err(e) => {
-                offsets.truncate(first);
-                data.truncate(base);
-                return Err(e);
-            }
+        let Some((len, tail)) = split_value(rest) else {
+            offsets.truncate(first);
+            data.truncate(base);
+            return Err(value_error(input, input.len() - rest.len()));
         };
-        // The length was checked by `value_at`.
+        // `tail` holds the value's `len` bytes (checked), then the rest of the page, which
+        // lets a short value be copied as one block.
         let _ = extend_short(data, tail, len);
-        offsets.push(data.len());
-        pos += 4 + len;
+        end += len;
+        offsets.push(end);
+        rest = tail.get(len..).unwrap_or(&[]);
     }
-    Ok(pos)
+    Ok(input.len() - rest.len())
+}
+
+/// The length of the PLAIN BYTE_ARRAY value at the start of `rest` and the bytes after its
+/// prefix, or `None` when its prefix or its bytes run past the end.
+#[inline(always)]
+fn split_value(rest: &[u8]) -> Option<(usize, &[u8])> {
+    let (prefix, tail) = rest.split_first_chunk::<4>()?;
+    let len = u32::from_le_bytes(*prefix) as usize;
+    (len <= tail.len()).then_some((len, tail))
+}
+
+/// The error for the value whose prefix is at `pos` of `input`: [`value_at`]'s.
+#[cold]
+fn value_error(input: &[u8], pos: usize) -> Error {
+    match value_at(input, pos) {
+        Err(e) => e,
+        Ok(_) => Error::out_of_spec("PLAIN BYTE_ARRAY value"),
+    }
 }
 
 /// Where each of `num_values` PLAIN BYTE_ARRAY values starts in `input` (the offset of its

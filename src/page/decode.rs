@@ -248,7 +248,8 @@ enum Dictionary<'a> {
     /// Decoded: every type but BYTE_ARRAY, and BYTE_ARRAY pages under [`IN_PLACE_BYTES`]
     /// (all of them in builds for size).
     Values(Values),
-    /// BYTE_ARRAY: the PLAIN page as it is, with where each entry's length prefix starts and
+    /// BYTE_ARRAY: the PLAIN page as it is (a decompressed one followed by stale bytes of
+    /// an earlier page, which no entry reaches), with where each entry's length prefix starts and
     /// the last entry ends ([`Entries::plain`]); gathers copy the entries from there. The
     /// page is borrowed when its body outlives the decoder and is stored uncompressed, and
     /// is otherwise copied or decompressed into a buffer that a reader hands from chunk to
@@ -694,8 +695,10 @@ impl<'a> PageDecoder<'a> {
             Some(b) if !decompressed => Cow::Borrowed(b),
             _ => {
                 let mut buf = core::mem::take(&mut self.dict_bytes);
-                buf.clear();
                 if decompressed {
+                    // Over the bytes an earlier dictionary left: the buffer is zeroed only
+                    // where it grows (a cleared one was zeroed whole, a megabyte per chunk),
+                    // and kept at its longest, stale bytes after the page.
                     let done = section(
                         self.codec,
                         body,
@@ -708,9 +711,8 @@ impl<'a> PageDecoder<'a> {
                         self.dict_bytes = buf;
                         return Err(e);
                     }
-                    // The page alone (`section` leaves `buf` at least that long).
-                    buf.truncate(uncompressed);
                 } else {
+                    buf.clear();
                     if let Err(e) = reserve(&mut buf, body.len(), "the dictionary page") {
                         self.dict_bytes = buf;
                         return Err(e);
@@ -720,19 +722,46 @@ impl<'a> PageDecoder<'a> {
                 Cow::Owned(buf)
             }
         };
+        match self.entry_starts(&page, n, uncompressed, decompressed) {
+            Ok(starts) => Ok(Dictionary::Bytes { page, starts }),
+            Err(e) => {
+                // The buffer stays for the next chunk, at its length: it is zeroed once.
+                if let Cow::Owned(buf) = page {
+                    self.dict_bytes = buf;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Where each of the `n` entries of a BYTE_ARRAY dictionary `page` starts, checked
+    /// against the page (its first `uncompressed` bytes when it was decompressed into a
+    /// reused buffer, which holds stale bytes after it) and the dictionary limit.
+    fn entry_starts(
+        &self,
+        page: &[u8],
+        n: usize,
+        uncompressed: usize,
+        decompressed: bool,
+    ) -> Result<Vec<usize>> {
+        let own = if decompressed {
+            page.get(..uncompressed).unwrap_or(&[])
+        } else {
+            page
+        };
         let mut starts = Vec::new();
         // An entry takes its 4-byte length at least: as many starts as the page can hold.
         reserve(
             &mut starts,
-            n.min(page.len() / 4) + 1,
+            n.min(own.len() / 4) + 1,
             "the dictionary's offsets",
         )?;
-        plain::byte_array_starts(&page, n, &mut starts).map_err(|e| locate(e, decompressed, 0))?;
+        plain::byte_array_starts(own, n, &mut starts).map_err(|e| locate(e, decompressed, 0))?;
         // As held in memory when decoded: the entries' bytes and an 8-byte offset each.
         let entry_bytes = starts.last().map_or(0, |&end| end - 4 * n);
         self.limits
             .check_dictionary_bytes(entry_bytes as u64 + 8 * n as u64)?;
-        Ok(Dictionary::Bytes { page, starts })
+        Ok(starts)
     }
 
     fn check_out(&self, out: &LeafData) -> Result<()> {

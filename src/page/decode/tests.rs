@@ -320,6 +320,36 @@ fn byte_array_dictionary_kept_as_its_page() {
         h.uncompressed_page_size = dict_body.len() as i32;
         d.decode_borrowed_page(&h, &compressed, &mut out).unwrap();
         assert_eq!(d.dictionary().as_deref(), Some(&Values::ByteArray(entries)));
+        // The next chunk's dictionary is decompressed over this one's bytes (not zeroed
+        // first): a shorter page whose header claims one entry more than it holds is
+        // truncated at its own end, not read on into the stale bytes after it.
+        let short: ByteArrays = (0..60usize)
+            .map(|i| "y".repeat(20) + &i.to_string())
+            .collect();
+        let mut short_body = Vec::new();
+        crate::encoding::plain::encode(ValuesRef::ByteArray(short.as_ref()), &mut short_body)
+            .unwrap();
+        assert!(IN_PLACE_BYTES <= short_body.len() && short_body.len() < dict_body.len());
+        let mut compressed = Vec::new();
+        crate::compression::compress(codec, &short_body, &mut compressed).unwrap();
+        let mut h = dict(61, &compressed);
+        h.uncompressed_page_size = short_body.len() as i32;
+        let buffers = d.into_buffers();
+        let mut d = PageDecoder::new(col, CompressionCodec::Snappy, Limits::default())
+            .with_buffers(buffers);
+        let e = d.decode_page(&h, &compressed, &mut out).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Truncated { .. }), "{e}");
+        // And with the right count it is the new page's entries alone.
+        let buffers = d.into_buffers();
+        assert!(
+            buffers.3.len() >= dict_body.len(),
+            "the buffer keeps its length"
+        );
+        let mut d = PageDecoder::new(col, CompressionCodec::Snappy, Limits::default())
+            .with_buffers(buffers);
+        h.dictionary_page_header.as_mut().unwrap().num_values = 60;
+        d.decode_page(&h, &compressed, &mut out).unwrap();
+        assert_eq!(d.dictionary().as_deref(), Some(&Values::ByteArray(short)));
     }
 }
 
