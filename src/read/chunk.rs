@@ -77,6 +77,22 @@ impl ChunkRange {
     }
 }
 
+/// A part of a column chunk for [`FileReader::column_chunk_part_with`](super::FileReader::column_chunk_part_with):
+/// its data pages, back to back, as a walk of the chunk's page headers found them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkPart {
+    /// File bytes of the pages, headers included: from the first page's header to the end of
+    /// the last page's body.
+    pub pages: Range<u64>,
+    /// The level positions the pages' headers declare.
+    pub num_values: u64,
+    /// The ordinal of the first page in the chunk (the dictionary page, if any, is page 0).
+    pub ordinal: usize,
+    /// Whether to read the chunk's dictionary page (its first page) first: the part holds
+    /// dictionary-encoded pages.
+    pub dictionary: bool,
+}
+
 /// A run of level positions of one page: levels and the values of its non-null positions.
 ///
 /// `def_levels` is empty when the column's `max_def_level` is 0 (no nulls: one value per
@@ -133,6 +149,9 @@ pub(crate) struct PageStream<'a> {
     /// File bytes of a `Read + Seek` source from `buf_at`, reused.
     buf: Vec<u8>,
     buf_at: u64,
+    /// Reading a part of the chunk ([`PageStream::in_part`]): its rows are not known, and it
+    /// starts a record only when this is true (it starts at the chunk's first data page).
+    part: Option<bool>,
 }
 
 impl<'a> PageStream<'a> {
@@ -154,7 +173,17 @@ impl<'a> PageStream<'a> {
             limits,
             buf: Vec::new(),
             buf_at: 0,
+            part: None,
         }
+    }
+
+    /// This stream reading a part of its chunk (its `range.num_values` are the part's):
+    /// no check of the rows against `RowGroup.num_rows`, which the caller makes over the
+    /// parts, and a first page that may continue a record unless `first` (the part starts at
+    /// the chunk's first data page).
+    pub(crate) fn in_part(mut self, first: bool) -> Self {
+        self.part = Some(first);
+        self
     }
 
     /// The rows of the last data page when the offset index placed it (pages between may
@@ -170,7 +199,7 @@ impl<'a> PageStream<'a> {
         loop {
             let indexed = self.walk.uses_index();
             if !indexed && self.values_read >= self.range.num_values {
-                if self.rows_read != self.range.num_rows {
+                if self.part.is_none() && self.rows_read != self.range.num_rows {
                     return Err(Error::out_of_spec(
                         "the column chunk's records do not add up to RowGroup.num_rows",
                     )
@@ -239,7 +268,7 @@ impl<'a> PageStream<'a> {
             // Spec: a column chunk starts a record; so does a page the offset index places
             // (PageIndex.md: pages of a chunk with an offset index start at row boundaries).
             if out.rep_levels.get(first_rep).is_some_and(|&r| r != 0) {
-                if self.values_read == 0 {
+                if self.values_read == 0 && self.part != Some(false) {
                     return Err(Error::out_of_spec(
                         "the column chunk's first repetition level is not 0",
                     ));
@@ -356,6 +385,13 @@ impl<'a> ColumnChunkReader<'a> {
             path,
             row_group,
         }
+    }
+
+    /// This reader reading a part of its chunk of `range` (see [`PageStream::in_part`]).
+    pub(crate) fn in_part(mut self, range: ChunkRange, first: bool) -> Self {
+        self.stream.range = range;
+        self.stream = self.stream.in_part(first);
+        self
     }
 
     fn locate(&self, e: Error) -> Error {

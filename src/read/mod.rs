@@ -57,7 +57,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 pub use crate::predicate::RowRanges;
-pub use chunk::{Batch, ChunkBuffers, ColumnChunkReader};
+pub use chunk::{Batch, ChunkBuffers, ChunkPart, ColumnChunkReader};
 pub use pages::{Pages, RawPage};
 pub use records::Records;
 pub use scan::{Explain, Scan, ScanBatch, ScanBuilder};
@@ -642,6 +642,70 @@ impl<'a> FileReader<'a> {
         buffers: ChunkBuffers,
     ) -> Result<ColumnChunkReader<'_>> {
         Ok(self.column_chunk(row_group, column)?.with_buffers(buffers))
+    }
+
+    /// A reader of part of a column chunk, decoding into `buffers` as
+    /// [`FileReader::column_chunk_with`] does: the data pages `part` names, after the chunk's
+    /// dictionary page when `part.dictionary`. For reading one large chunk on several threads,
+    /// a part each, once a walk of its page headers ([`FileReader::pages`]) has found where
+    /// its pages are. The parts' rows are not checked against `RowGroup.num_rows` (a part's
+    /// rows are not known before it is decoded): the caller adds them up.
+    ///
+    /// Errors as [`FileReader::column_chunk`] does, and when the part is not inside the chunk
+    /// or the chunk is encrypted; reading errors when `part.pages` does not start at a page
+    /// header, or `part.dictionary` is set and the chunk's first page is not a dictionary page
+    /// ending before them.
+    ///
+    /// ```
+    /// # fn main() -> parket::Result<()> {
+    /// # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
+    /// use parket::read::{ChunkBuffers, ChunkPart, FileReader};
+    /// let file = FileReader::from_bytes(&bytes)?;
+    /// // The data pages of column 0 (`id`): one page, after no dictionary page.
+    /// let pages: Vec<_> = file.pages(0, 0)?.collect::<parket::Result<_>>()?;
+    /// let (first, last) = (&pages[0], &pages[pages.len() - 1]);
+    /// let end = last.offset + (last.header_len + last.header.compressed_page_size as usize) as u64;
+    /// let part = ChunkPart { pages: first.offset..end, num_values: 8, ordinal: 0, dictionary: false };
+    /// let mut ids = file.column_chunk_part_with(0, 0, &part, ChunkBuffers::default())?;
+    /// assert_eq!(ids.next_batch(100)?.map(|b| b.len()), Some(8));
+    /// # Ok(()) }
+    /// ```
+    pub fn column_chunk_part_with<C: ColumnSelector>(
+        &self,
+        row_group: usize,
+        column: C,
+        part: &ChunkPart,
+        buffers: ChunkBuffers,
+    ) -> Result<ColumnChunkReader<'_>> {
+        let index = column.column_index(&self.schema)?;
+        let (_, range, path) = self.locate_chunk(row_group, index)?;
+        let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
+        if self.is_encrypted() {
+            return Err(locate(Error::unsupported(
+                "reading an encrypted column chunk in parts",
+            )));
+        }
+        let pages = &part.pages;
+        if pages.start < range.start || pages.start > pages.end || pages.end > range.end {
+            return Err(locate(Error::invalid_argument(
+                "a part of a column chunk outside the chunk",
+            )));
+        }
+        let part_range = ChunkRange {
+            num_values: part.num_values,
+            ..range
+        };
+        let walk = walk::PageWalk::part(
+            part_range,
+            self.file_len,
+            self.limits,
+            pages.clone(),
+            part.ordinal,
+            part.dictionary,
+        );
+        let reader = self.chunk_reader_walk(row_group, index, walk)?;
+        let first = pages.start == range.start || (part.dictionary && part.ordinal <= 1);
+        Ok(reader.in_part(part_range, first).with_buffers(buffers))
     }
 
     /// The checks every way into a column chunk makes: the row group and chunk exist, the

@@ -127,6 +127,9 @@ pub struct PageWalk {
     /// AADs of encrypted data pages carry) are then page ordinals less one.
     #[cfg(feature = "encryption")]
     dictionary: bool,
+    /// For a part of a chunk ([`PageWalk::part`]): after the dictionary page, the walk goes on
+    /// at this offset, with this page ordinal.
+    jump: Option<(u64, usize)>,
 }
 
 impl PageWalk {
@@ -161,7 +164,38 @@ impl PageWalk {
             crypt: None,
             #[cfg(feature = "encryption")]
             dictionary: false,
+            jump: None,
         }
+    }
+
+    /// The in-order walk over a part of a chunk: the pages from `pages.start` (whose ordinal
+    /// in the chunk is `ordinal`) up to `pages.end` or until they hold `range.num_values`,
+    /// after the dictionary page at `range.start` when `dictionary` (a part of dictionary
+    /// encoded pages needs it). `range` is the chunk's, its `num_values` the part's.
+    pub(crate) fn part(
+        range: ChunkRange,
+        file_len: u64,
+        limits: Limits,
+        pages: Range<u64>,
+        ordinal: usize,
+        dictionary: bool,
+    ) -> Self {
+        let start = if dictionary { range.start } else { pages.start };
+        let mut walk = Self::from_range(
+            ChunkRange {
+                start,
+                end: pages.end,
+                ..range
+            },
+            file_len,
+            limits,
+        );
+        if dictionary {
+            walk.jump = Some((pages.start, ordinal));
+        } else {
+            walk.ordinal = ordinal;
+        }
+        walk
     }
 
     /// Decrypts the chunk's page headers with `d` (an encrypted chunk: Encryption.md 5.1, each
@@ -482,6 +516,14 @@ impl PageWalk {
                 .at_offset(pos));
             }
         }
+        if let Some((to, _)) = self.jump {
+            if header.type_ != PageType::DictionaryPage || body_end > to {
+                return Err(Error::out_of_spec(
+                    "the first page of a chunk read in parts is not a dictionary page before them",
+                )
+                .at_offset(pos));
+            }
+        }
         if slice(window, at, pos..body_end).is_none() {
             return Ok(Step::Need(pos..body_end));
         }
@@ -489,6 +531,10 @@ impl PageWalk {
         self.values_seen = self.values_seen.saturating_add(declared_values(&header));
         let ordinal = self.ordinal;
         self.ordinal += 1;
+        if let Some((to, next)) = self.jump.take() {
+            self.pos = to;
+            self.ordinal = next;
+        }
         #[cfg(feature = "encryption")]
         if ordinal == 0 && header.type_ == PageType::DictionaryPage {
             self.dictionary = true;

@@ -78,38 +78,37 @@ pub fn check(mut args: Args) -> Result<(), String> {
             ));
         }
     }
-    // One item per column chunk, column by column (the order of the output): checked on
-    // `threads` threads, a few chunks ahead of the printing at most.
+    // One task per column chunk, column by column (the order of the output), or per part of a
+    // chunk that alone would keep one thread busy while the others wait (see `plan`): checked
+    // on `threads` threads, a few tasks ahead of the printing at most.
     let groups = md.row_groups.len();
-    let items = schema.columns().len() * groups;
+    let chunks = schema.columns().len() * groups;
+    let (tasks, mut walks) = plan(&file, threads, chunks, groups, &path);
     let mut sum = ColumnSummary::default();
     let mut problems = Vec::new();
     let mut notes: Vec<String> = Vec::new();
-    let mut progress = crate::progress::Progress::new("check", items as u64, "chunks");
+    let mut progress = crate::progress::Progress::new("check", chunks as u64, "chunks");
+    // The pages of a chunk read in parts, gathered until its last part, whose checks run here.
+    let mut parts: Result<Vec<PageData>, String> = Ok(Vec::new());
+    let mut here: Option<(Result<Raw, String>, ChunkBuffers)> = None;
     parket::read::parallel::ordered(
         threads,
-        items,
+        tasks.len(),
         threads.saturating_mul(4),
-        || {
-            let raw = open(&path).and_then(|file| {
-                let mut raw = Raw { file, len: 0 };
-                raw.len = raw.file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
-                Ok(raw)
-            });
-            (raw, ChunkBuffers::default())
-        },
-        |(raw, buffers), item| {
-            let (j, i) = (item / groups, item % groups);
+        || (open_raw(&path), ChunkBuffers::default()),
+        |(raw, buffers), task| {
+            let task = &tasks[task];
+            let (i, j) = (task.row_group, task.column);
             let mut sum = ColumnSummary::default();
             let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
-                return (sum, Vec::new(), Vec::new());
+                return (sum, Vec::new(), Vec::new(), None);
             };
             let Some(cc) = rg.columns.get(j) else {
-                return (sum, Vec::new(), Vec::new());
+                return (sum, Vec::new(), Vec::new(), None);
             };
             let raw = match raw {
                 Ok(raw) => raw,
-                Err(e) => return (sum, vec![format!("row group {i}: {e}")], Vec::new()),
+                Err(e) => return (sum, vec![format!("row group {i}: {e}")], Vec::new(), None),
             };
             let mut ctx = ChunkCheck {
                 file: &file,
@@ -124,23 +123,75 @@ pub fn check(mut args: Args) -> Result<(), String> {
                 problems: Vec::new(),
                 notes: Vec::new(),
             };
-            ctx.run(cc, rg.num_rows, &mut sum);
-            let located = |v: Vec<String>| -> Vec<String> {
-                v.into_iter()
-                    .map(|p| format!("row group {i}: {p}"))
-                    .collect()
+            let pages = match &task.part {
+                None => {
+                    ctx.run(cc, rg.num_rows, &mut sum);
+                    None
+                }
+                Some((part, _)) => {
+                    let delta = cc
+                        .meta_data
+                        .as_ref()
+                        .is_some_and(|m| m.encodings.contains(&Encoding::DeltaByteArray));
+                    Some(ctx.decode_pages(&mut sum, delta, Some(part)))
+                }
             };
-            (sum, located(ctx.problems), located(ctx.notes))
+            let (p, n) = (located(i, ctx.problems), located(i, ctx.notes));
+            (sum, p, n, pages)
         },
-        |item, (chunk, chunk_problems, chunk_notes)| {
-            progress.advance(1);
+        |t, (chunk, chunk_problems, chunk_notes, pages)| {
+            let task = &tasks[t];
+            let (i, j) = (task.row_group, task.column);
             sum.add(&chunk);
             problems.extend(chunk_problems);
             notes.extend(chunk_notes);
-            if item % groups + 1 < groups {
+            if let Some(pages) = pages {
+                match (&mut parts, pages) {
+                    (Ok(all), Ok(mut p)) => all.append(&mut p),
+                    (Ok(_), Err(e)) => parts = Err(e),
+                    (Err(_), _) => {}
+                }
+                if task.part.as_ref().is_some_and(|(_, last)| !last) {
+                    return Ok(());
+                }
+                let pages = core::mem::replace(&mut parts, Ok(Vec::new()));
+                let (raw, buffers) =
+                    here.get_or_insert_with(|| (open_raw(&path), ChunkBuffers::default()));
+                let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
+                    return Ok(());
+                };
+                let (Some(cc), Ok(raw)) = (rg.columns.get(j), raw) else {
+                    return Ok(());
+                };
+                let mut ctx = ChunkCheck {
+                    file: &file,
+                    raw,
+                    buffers,
+                    row_group: i,
+                    column: j,
+                    kind: StatKind::of_column(desc),
+                    order: md.column_orders.as_ref().and_then(|o| o.get(j)),
+                    max_def: desc.max_def_level,
+                    max_rep: desc.max_rep_level,
+                    problems: Vec::new(),
+                    notes: Vec::new(),
+                };
+                match (pages, cc.meta_data.as_ref()) {
+                    (Ok(pages), Some(meta)) => {
+                        let walked = walks.get_mut(j * groups + i).and_then(Option::take);
+                        ctx.check_decoded(cc, meta, rg.num_rows, &pages, walked);
+                    }
+                    (Err(e), _) => ctx.bad(e),
+                    (Ok(_), None) => {}
+                }
+                problems.extend(located(i, ctx.problems));
+                notes.extend(located(i, ctx.notes));
+            }
+            progress.advance(1);
+            if i + 1 < groups {
                 return Ok(());
             }
-            let Some(desc) = schema.columns().get(item / groups) else {
+            let Some(desc) = schema.columns().get(j) else {
                 return Ok(());
             };
             let path_s = desc.path_string();
@@ -195,6 +246,104 @@ pub fn check(mut args: Args) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// `v`, each prefixed with its row group `i`.
+fn located(i: usize, v: Vec<String>) -> Vec<String> {
+    v.into_iter()
+        .map(|p| format!("row group {i}: {p}"))
+        .collect()
+}
+
+/// `path` opened again (see [`Raw`]).
+fn open_raw(path: &str) -> Result<Raw, String> {
+    let mut file = File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let len = file.seek(SeekFrom::End(0)).map_err(|e| e.to_string())?;
+    Ok(Raw { file, len })
+}
+
+/// What one thread checks: a column chunk, or a part of one (and whether it is the last).
+struct Task {
+    row_group: usize,
+    column: usize,
+    part: Option<(parket::read::ChunkPart, bool)>,
+}
+
+/// The tasks of `parket check` on `threads` threads, in output order (column by column, row
+/// group by row group), and for each chunk read in parts the walk of its page headers (indexed
+/// `column * groups + row_group`), which its checks reuse.
+///
+/// A chunk is one task, unless it would cost more than twice the work the threads should each
+/// be given at a time (the file's uncompressed bytes over four times the threads): such a
+/// chunk (the one large column of a file) alone would keep one thread busy while the others
+/// wait, so it is read in parts of about that size, at page boundaries
+/// ([`FileReader::column_chunk_part_with`](parket::read::FileReader::column_chunk_part_with)),
+/// each on its thread's reused buffers. One thread, or an encrypted file: one task per chunk.
+fn plan(
+    file: &FileReader<'static>,
+    threads: usize,
+    chunks: usize,
+    groups: usize,
+    path: &str,
+) -> (Vec<Task>, Vec<Option<Vec<WalkedPage>>>) {
+    let md = file.metadata();
+    let cost = |i: usize, j: usize| {
+        md.row_groups
+            .get(i)
+            .and_then(|rg| rg.columns.get(j))
+            .and_then(|c| c.meta_data.as_ref())
+            .map_or(0, |m| m.total_uncompressed_size.max(0) as u64)
+    };
+    let columns = if groups == 0 { 0 } else { chunks / groups };
+    let total: u64 = (0..chunks).map(|c| cost(c % groups, c / groups)).sum();
+    let unit = total / (threads as u64).saturating_mul(4).max(1);
+    let mut raw = None;
+    let mut walks: Vec<Option<Vec<WalkedPage>>> = Vec::new();
+    let mut tasks = Vec::with_capacity(chunks);
+    for j in 0..columns {
+        for i in 0..groups {
+            let whole = Task {
+                row_group: i,
+                column: j,
+                part: None,
+            };
+            let c = cost(i, j);
+            let meta = md.row_groups[i]
+                .columns
+                .get(j)
+                .and_then(|c| c.meta_data.as_ref());
+            let (Some(meta), true) = (meta, threads > 1 && !file.is_encrypted() && c > 2 * unit)
+            else {
+                tasks.push(whole);
+                continue;
+            };
+            let raw = raw.get_or_insert_with(|| open_raw(path));
+            let (pos, end) = chunk_bytes(meta);
+            let split = match raw {
+                Ok(raw) => walk_plain(raw, meta, pos, end).ok().and_then(|walked| {
+                    let parts =
+                        split_chunk(&walked, meta.num_values, end, c.div_ceil(unit.max(1)))?;
+                    Some((walked, parts))
+                }),
+                Err(_) => None,
+            };
+            let Some((walked, parts)) = split else {
+                tasks.push(whole);
+                continue;
+            };
+            let n = parts.len();
+            for (k, part) in parts.into_iter().enumerate() {
+                tasks.push(Task {
+                    row_group: i,
+                    column: j,
+                    part: Some((part, k + 1 == n)),
+                });
+            }
+            walks.resize_with(chunks, || None);
+            walks[j * groups + i] = Some(walked);
+        }
+    }
+    (tasks, walks)
 }
 
 /// The file opened a second time, for page headers and page indexes.
@@ -279,6 +428,8 @@ struct WalkedPage {
     num_values: i64,
     /// DATA_PAGE_V2 only: `num_nulls` (negative: not counted) and `num_rows`.
     v2_counts: Option<(i32, i32)>,
+    /// `uncompressed_page_size`: what decoding the page costs, roughly.
+    uncompressed: u64,
 }
 
 impl WalkedPage {
@@ -306,8 +457,107 @@ impl WalkedPage {
             encoding,
             num_values,
             v2_counts,
+            uncompressed: h.uncompressed_page_size.max(0) as u64,
         }
     }
+}
+
+/// Where a chunk's pages start (its dictionary page, if any) and where its
+/// `total_compressed_size` bytes end.
+fn chunk_bytes(meta: &ColumnMetaData) -> (u64, u64) {
+    let data = meta.data_page_offset.max(0) as u64;
+    let pos = match meta.dictionary_page_offset {
+        Some(d) if d >= 4 && (d as u64) < data => d as u64,
+        // Seen in the wild (column_chunk_key_value_metadata.parquet): a chunk of no
+        // values with data_page_offset 0 and its dictionary page at
+        // dictionary_page_offset.
+        Some(d) if d >= 4 && data < 4 => d as u64,
+        _ => data,
+    };
+    (
+        pos,
+        pos.saturating_add(meta.total_compressed_size.max(0) as u64),
+    )
+}
+
+/// The in-order walk of a plaintext chunk's page headers from `pos` until the data pages hold
+/// `meta.num_values`; a chunk of no values may still have pages (a dictionary page, empty data
+/// pages) within its total_compressed_size, up to `end`.
+fn walk_plain(
+    raw: &mut Raw,
+    meta: &ColumnMetaData,
+    mut pos: u64,
+    end: u64,
+) -> Result<Vec<WalkedPage>, String> {
+    let mut values = 0i64;
+    let mut out = Vec::new();
+    while values < meta.num_values || (meta.num_values == 0 && pos < end) {
+        let (h, hlen) = raw.header(pos)?;
+        let body = h.compressed_page_size.max(0) as u64;
+        let page = WalkedPage::new(&h, pos, hlen + body);
+        values += page.num_values;
+        out.push(page);
+        pos += hlen + body;
+        if out.len() > 100_000_000 {
+            return Err("too many pages".into());
+        }
+    }
+    Ok(out)
+}
+
+/// Splits a chunk whose pages are `walked` into about `parts` parts of similar decoding cost
+/// (uncompressed bytes), for threads to decode at once: `None` when the walk is not the plain
+/// shape parts need (back-to-back pages, inside the chunk's `end`, holding `num_values`, at
+/// most one dictionary page, first), so that the chunk is checked whole and its problems
+/// reported as always. The first part reads the dictionary page; a later one only when it holds
+/// dictionary-encoded pages.
+fn split_chunk(
+    walked: &[WalkedPage],
+    num_values: i64,
+    end: u64,
+    parts: u64,
+) -> Option<Vec<parket::read::ChunkPart>> {
+    let dict = walked.first()?.type_ == PageType::DictionaryPage;
+    let data = &walked[usize::from(dict)..];
+    let last = walked.last()?;
+    let fits = walked
+        .windows(2)
+        .all(|w| w[0].offset + w[0].size == w[1].offset)
+        && last.offset + last.size <= end
+        && data
+            .iter()
+            .all(|w| matches!(w.type_, PageType::DataPage | PageType::DataPageV2))
+        && data.iter().map(|w| w.num_values).sum::<i64>() == num_values;
+    let parts = parts.min(data.len() as u64);
+    if !fits || parts < 2 {
+        return None;
+    }
+    let total: u64 = walked.iter().map(|w| w.uncompressed).sum();
+    let mut out = Vec::new();
+    let mut first = 0usize;
+    let mut done = if dict { walked[0].uncompressed } else { 0 };
+    for (k, w) in data.iter().enumerate() {
+        done += w.uncompressed;
+        let cut = done.saturating_mul(parts) >= total.saturating_mul(out.len() as u64 + 1);
+        if !(cut || k + 1 == data.len()) {
+            continue;
+        }
+        let pages = &data[first..=k];
+        let encoded = pages.iter().any(|w| {
+            matches!(
+                w.encoding,
+                Some(Encoding::PlainDictionary | Encoding::RleDictionary)
+            )
+        });
+        out.push(parket::read::ChunkPart {
+            pages: pages[0].offset..w.offset + w.size,
+            num_values: pages.iter().map(|w| w.num_values.max(0) as u64).sum(),
+            ordinal: first + usize::from(dict),
+            dictionary: dict && (first == 0 || encoded),
+        });
+        first = k + 1;
+    }
+    Some(out)
 }
 
 struct ChunkCheck<'f, 'r> {
@@ -357,43 +607,56 @@ impl ChunkCheck<'_, '_> {
         // The suffixes serve only to recognise Arrow C++'s DELTA_BYTE_ARRAY miscount: a pass
         // over every string of the chunk, made only for a chunk that lists the encoding.
         let delta = meta.encodings.contains(&Encoding::DeltaByteArray);
-        let pages = match self.decode_pages(sum, delta) {
-            Ok(p) => p,
-            Err(e) => {
-                self.bad(e);
-                return;
-            }
-        };
-        self.check_chunk(meta, num_rows, &pages);
-        let walked = match self.walk(meta) {
+        match self.decode_pages(sum, delta, None) {
+            Ok(pages) => self.check_decoded(cc, meta, num_rows, &pages, None),
+            Err(e) => self.bad(e),
+        }
+    }
+
+    /// The checks of a chunk whose data pages were decoded into `pages`; `walked`: its pages
+    /// as a walk of their headers found them, if that was done already.
+    fn check_decoded(
+        &mut self,
+        cc: &ColumnChunk,
+        meta: &ColumnMetaData,
+        num_rows: i64,
+        pages: &[PageData],
+        walked: Option<Vec<WalkedPage>>,
+    ) {
+        self.check_chunk(meta, num_rows, pages);
+        let walked = match walked.map_or_else(|| self.walk(meta), Ok) {
             Ok(w) => w,
             Err(e) => {
                 self.bad(e);
                 return;
             }
         };
-        self.check_pages(meta, &walked, &pages);
+        self.check_pages(meta, &walked, pages);
         if let (Some(off), Some(len)) = (cc.offset_index_offset, cc.offset_index_length) {
-            self.check_offset_index(off, len, &walked, &pages);
+            self.check_offset_index(off, len, &walked, pages);
         }
         if let (Some(off), Some(len)) = (cc.column_index_offset, cc.column_index_length) {
-            self.check_column_index(off, len, &pages);
+            self.check_column_index(off, len, pages);
         }
     }
 
     /// Reads every data page of the chunk (one batch per page). `suffixes`: count the bytes of
     /// the values' suffixes (see [`PageData::suffix_bytes`]); without it they are taken to be
-    /// the values' bytes (no shared prefixes), which never reads as the miscount.
+    /// the values' bytes (no shared prefixes), which never reads as the miscount. `part`: only
+    /// the pages of this part of the chunk.
     fn decode_pages(
         &mut self,
         sum: &mut ColumnSummary,
         suffixes: bool,
+        part: Option<&parket::read::ChunkPart>,
     ) -> Result<Vec<PageData>, String> {
         let buffers = core::mem::take(self.buffers);
-        let mut reader = self
-            .file
-            .column_chunk_with(self.row_group, self.column, buffers)
-            .map_err(|e| e.to_string())?;
+        let (rg, col) = (self.row_group, self.column);
+        let mut reader = match part {
+            None => self.file.column_chunk_with(rg, col, buffers),
+            Some(p) => self.file.column_chunk_part_with(rg, col, p, buffers),
+        }
+        .map_err(|e| e.to_string())?;
         let mut pages = Vec::new();
         loop {
             let batch = match reader.next_batch(usize::MAX) {
@@ -654,35 +917,11 @@ impl ChunkCheck<'_, '_> {
 
     /// Walks the chunk's page headers until the data pages hold `num_values`.
     fn walk(&mut self, meta: &ColumnMetaData) -> Result<Vec<WalkedPage>, String> {
-        let data = meta.data_page_offset.max(0) as u64;
-        let mut pos = match meta.dictionary_page_offset {
-            Some(d) if d >= 4 && (d as u64) < data => d as u64,
-            // Seen in the wild (column_chunk_key_value_metadata.parquet): a chunk of no
-            // values with data_page_offset 0 and its dictionary page at
-            // dictionary_page_offset.
-            Some(d) if d >= 4 && data < 4 => d as u64,
-            _ => data,
-        };
-        let end = pos.saturating_add(meta.total_compressed_size.max(0) as u64);
-        let mut values = 0i64;
-        let mut out = Vec::new();
-        // Until the data pages hold num_values; a chunk of no values may still have pages
-        // (a dictionary page, empty data pages) within its total_compressed_size.
+        let (pos, end) = chunk_bytes(meta);
         if self.file.is_encrypted() {
             return self.walk_decrypted(end);
         }
-        while values < meta.num_values || (meta.num_values == 0 && pos < end) {
-            let (h, hlen) = self.raw.header(pos)?;
-            let body = h.compressed_page_size.max(0) as u64;
-            let page = WalkedPage::new(&h, pos, hlen + body);
-            values += page.num_values;
-            out.push(page);
-            pos += hlen + body;
-            if out.len() > 100_000_000 {
-                return Err("too many pages".into());
-            }
-        }
-        Ok(out)
+        walk_plain(self.raw, meta, pos, end)
     }
 
     fn check_pages(&mut self, meta: &ColumnMetaData, walked: &[WalkedPage], pages: &[PageData]) {
