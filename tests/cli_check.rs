@@ -12,12 +12,40 @@ use parket::record::Value;
 use parket::schema::Schema;
 use parket::write::{FileWriter, PageVersion, WriteOptions};
 
+/// `parket check` on the default threads (every core), and the same output (but for its time)
+/// on 1 and on 3 threads, where large chunks are read in parts: the chunks and parts a thread
+/// takes change nothing printed.
 fn parket_check(path: &std::path::Path) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_parket"))
-        .arg("check")
-        .arg(path)
-        .output()
-        .expect("run parket");
+    let (ok, text) = parket_check_on(path, None);
+    for threads in ["1", "3"] {
+        let (ok_n, text_n) = parket_check_on(path, Some(threads));
+        assert!(
+            ok_n == ok && untimed(&text_n) == untimed(&text),
+            "{}: --threads {threads} prints\n{text_n}\nthe default\n{text}",
+            path.display()
+        );
+    }
+    (ok, text)
+}
+
+/// `text` without the time of its summary line ("..., 0.012 s").
+fn untimed(text: &str) -> String {
+    text.lines()
+        .map(|l| match (l.starts_with("checked "), l.rfind(", ")) {
+            (true, Some(at)) => &l[..at],
+            _ => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn parket_check_on(path: &std::path::Path, threads: Option<&str>) -> (bool, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_parket"));
+    command.arg("check");
+    if let Some(t) = threads {
+        command.args(["--threads", t]);
+    }
+    let out = command.arg(path).output().expect("run parket");
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -487,5 +515,56 @@ fn a_thread_count_out_of_range_is_an_error_not_a_panic() {
         }
         let (ok, text) = run(command, "1024");
         assert!(ok, "{command} --threads 1024: {text}");
+    }
+}
+
+#[test]
+fn a_file_of_one_large_column_checks_the_same_on_any_threads() {
+    // One column holds nearly all the bytes: on several threads `check` reads it in parts of
+    // pages (its dictionary pages, then PLAIN pages once the dictionary is full), and
+    // `parket_check` compares the output with one thread's.
+    let schema = Schema::parse(
+        "message m { required int32 k; optional binary big (STRING); \
+         optional group l (LIST) { repeated group list { required int64 element; } } }",
+    )
+    .unwrap();
+    let records: Vec<Value> = (0..20_000i64)
+        .map(|i| {
+            Value::Group(vec![
+                Value::Int32((i % 7) as i32),
+                if i % 13 == 0 {
+                    Value::Null
+                } else {
+                    Value::Bytes(format!("{:0>150}", i * 7919 % 100_003).into_bytes())
+                },
+                Value::List((0..i % 4).map(|k| Value::Int64(i * k)).collect()),
+            ])
+        })
+        .collect();
+    for (name, options) in [
+        (
+            "v1",
+            WriteOptions::default()
+                .max_rows_per_page(700)
+                .dictionary_page_size_limit(100_000),
+        ),
+        (
+            "v2-zstd",
+            WriteOptions::default()
+                .page_version(PageVersion::V2)
+                .codec(Codec::Zstd { level: 1 })
+                .max_rows_per_page(900)
+                .page_crc(true),
+        ),
+    ] {
+        let path = temp_path(&format!("large-{name}.parquet"));
+        std::fs::write(&path, write(&schema, options, &records)).unwrap();
+        let (ok, text) = parket_check(&path);
+        assert!(ok, "{name}: {text}");
+        assert!(
+            text.contains("ok  big  BYTE_ARRAY  20000 values (1539 nulls)"),
+            "{name}: {text}"
+        );
+        let _ = std::fs::remove_file(&path);
     }
 }

@@ -217,3 +217,114 @@ fn an_error_is_the_same_on_several_threads() {
     );
     assert!(one == many, "the batches or the error differ");
 }
+
+/// The levels and values of `reader`'s pages, as text (NaN equal to NaN).
+fn leaf_text(data: &parket::levels::LeafData) -> String {
+    format!(
+        "{:?} {:?} {:?}",
+        data.def_levels, data.rep_levels, data.values
+    )
+}
+
+#[test]
+fn a_chunk_read_in_parts_gives_the_chunk() {
+    // `parket check` reads one large chunk in parts of pages on several threads: the parts,
+    // each after the dictionary page, give exactly the chunk's levels and values, whatever
+    // the page version, the nesting, a dictionary falling back to PLAIN pages, the split.
+    use parket::format::{Encoding, PageType};
+    use parket::read::{ChunkBuffers, ChunkPart};
+    let (schema, rows) = sample(6_000);
+    for version in [PageVersion::V1, PageVersion::V2] {
+        let options = WriteOptions::default()
+            .page_version(version)
+            .max_rows_per_page(250)
+            .dictionary_page_size_limit(2_000);
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        w.write_records(&rows).unwrap();
+        w.finish().unwrap();
+        let bytes = w.into_inner();
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        for column in 0..file.schema().columns().len() {
+            let what = format!("{version:?} column {column}");
+            let whole = leaf_text(&file.column_chunk(0, column).unwrap().read_all().unwrap());
+            let pages: Vec<_> = file.pages(0, column).unwrap().map(Result::unwrap).collect();
+            let dict = pages[0].header.type_ == PageType::DictionaryPage;
+            let data = &pages[usize::from(dict)..];
+            assert!(data.len() > 10, "{what}: {} data pages", data.len());
+            let encoded = |p: &parket::read::RawPage| {
+                let e = match (&p.header.data_page_header, &p.header.data_page_header_v2) {
+                    (Some(h), _) => h.encoding,
+                    (_, Some(h)) => h.encoding,
+                    _ => Encoding::Plain,
+                };
+                matches!(e, Encoding::PlainDictionary | Encoding::RleDictionary)
+            };
+            let declared = |p: &parket::read::RawPage| match (
+                &p.header.data_page_header,
+                &p.header.data_page_header_v2,
+            ) {
+                (Some(h), _) => h.num_values as u64,
+                (_, Some(h)) => h.num_values as u64,
+                _ => 0,
+            };
+            for size in [1, 2, 5, data.len()] {
+                let mut buffers = ChunkBuffers::default();
+                let mut all = parket::levels::LeafData {
+                    def_levels: Vec::new(),
+                    rep_levels: Vec::new(),
+                    values: file
+                        .column_chunk(0, column)
+                        .unwrap()
+                        .read_all()
+                        .unwrap()
+                        .values,
+                };
+                all.values.clear();
+                for (k, group) in data.chunks(size).enumerate() {
+                    let last = group.last().unwrap();
+                    let part = ChunkPart {
+                        pages: group[0].offset
+                            ..last.offset + (last.header_len + last.body.len()) as u64,
+                        num_values: group.iter().map(declared).sum(),
+                        ordinal: usize::from(dict) + k * size,
+                        dictionary: dict && (k == 0 || group.iter().any(encoded)),
+                    };
+                    let mut reader = file
+                        .column_chunk_part_with(0, column, &part, buffers)
+                        .unwrap();
+                    while let Some(batch) = reader.next_batch(usize::MAX).unwrap() {
+                        all.def_levels.extend_from_slice(batch.def_levels());
+                        all.rep_levels.extend_from_slice(batch.rep_levels());
+                        all.values.extend_from(batch.values());
+                    }
+                    buffers = reader.into_buffers();
+                }
+                assert!(
+                    leaf_text(&all) == whole,
+                    "{what}: parts of {size} pages differ"
+                );
+            }
+            // A part of dictionary-encoded pages read without the dictionary page is an
+            // error, as is one outside the chunk.
+            if let Some(k) = data.iter().position(encoded) {
+                let p = &data[k];
+                let part = ChunkPart {
+                    pages: p.offset..p.offset + (p.header_len + p.body.len()) as u64,
+                    num_values: declared(p),
+                    ordinal: k + 1,
+                    dictionary: false,
+                };
+                let r = file.column_chunk_part_with(0, column, &part, ChunkBuffers::default());
+                assert!(r.unwrap().read_all().is_err(), "{what}: no dictionary");
+            }
+            let part = ChunkPart {
+                pages: 0..bytes.len() as u64,
+                num_values: 1,
+                ordinal: 0,
+                dictionary: false,
+            };
+            let r = file.column_chunk_part_with(0, column, &part, ChunkBuffers::default());
+            assert!(r.is_err(), "{what}: a part outside the chunk");
+        }
+    }
+}

@@ -103,9 +103,16 @@ pub struct Batch<'b> {
     rep_levels: &'b [u16],
     values: ValuesRef<'b>,
     len: usize,
+    starts_page: bool,
 }
 
 impl<'b> Batch<'b> {
+    /// Whether the batch is the first of its data page (a page's batches come one after the
+    /// other): for a caller that sums something per page over batches smaller than pages.
+    pub fn starts_page(&self) -> bool {
+        self.starts_page
+    }
+
     /// Definition levels, one per position (empty when `max_def_level` is 0).
     pub fn def_levels(&self) -> &'b [u16] {
         self.def_levels
@@ -474,6 +481,7 @@ impl<'a> ColumnChunkReader<'a> {
             rep_levels: rep,
             values,
             len: end - start,
+            starts_page: start == 0,
         }))
     }
 

@@ -25,10 +25,14 @@
 //!   kinds, bounds for byte arrays, whose page index values may be truncated), the level
 //!   histograms, and `boundary_order` holds.
 //!
-//! Pages are read through `ColumnChunkReader::next_batch` with an unbounded batch size, so each
-//! batch is one whole data page; page headers are walked separately (headers only) to learn
+//! Pages are read through `ColumnChunkReader::next_batch`, a page's batches counted together
+//! (`Batch::starts_page`); page headers are walked separately (headers only) to learn
 //! where each page is. Output: one line per leaf column (`ok ...` or `BAD path: ...`), then a
 //! summary; exit status 1 when anything disagrees.
+//!
+//! On several threads (`--threads`), a column chunk is a thread's task, or, when it alone
+//! would keep one thread busy while the others wait, a part of its pages is
+//! (`FileReader::column_chunk_part_with`): see `plan`. The output is the same.
 
 use std::cmp::Ordering;
 use std::fmt::Write as _;
@@ -49,6 +53,12 @@ mod page_index;
 
 /// Most problems listed per column before "(+N more)".
 const SHOWN: usize = 3;
+
+/// Level positions decoded at a time (a page's are counted over its batches): a page of a
+/// million dictionary-encoded strings is then gathered a part at a time into a buffer that
+/// stays in cache, instead of into one as large as the page's strings, faulted in page by
+/// page (nested-v1-dict-none: half of its page faults were there).
+const BATCH: usize = 1 << 16;
 
 /// `parket check FILE`.
 pub fn check(mut args: Args) -> Result<(), String> {
@@ -274,9 +284,9 @@ struct Task {
 /// `column * groups + row_group`), which its checks reuse.
 ///
 /// A chunk is one task, unless it would cost more than twice the work the threads should each
-/// be given at a time (the file's uncompressed bytes over four times the threads): such a
-/// chunk (the one large column of a file) alone would keep one thread busy while the others
-/// wait, so it is read in parts of about that size, at page boundaries
+/// be given at a time (a quarter of a thread's share of the file): such a chunk (the one large
+/// column of a file) alone would keep one thread busy while the others wait, so it is read in
+/// parts of about that cost, at page boundaries
 /// ([`FileReader::column_chunk_part_with`](parket::read::FileReader::column_chunk_part_with)),
 /// each on its thread's reused buffers. One thread, or an encrypted file: one task per chunk.
 fn plan(
@@ -287,16 +297,28 @@ fn plan(
     path: &str,
 ) -> (Vec<Task>, Vec<Option<Vec<WalkedPage>>>) {
     let md = file.metadata();
-    let cost = |i: usize, j: usize| {
+    let size = |i: usize, j: usize| {
         md.row_groups
             .get(i)
             .and_then(|rg| rg.columns.get(j))
             .and_then(|c| c.meta_data.as_ref())
-            .map_or(0, |m| m.total_uncompressed_size.max(0) as u64)
+            .map_or((0, 0), |m| {
+                (m.num_values.max(0), m.total_uncompressed_size.max(0) as u64)
+            })
     };
     let columns = if groups == 0 { 0 } else { chunks / groups };
-    let total: u64 = (0..chunks).map(|c| cost(c % groups, c / groups)).sum();
-    let unit = total / (threads as u64).saturating_mul(4).max(1);
+    let (values, bytes) = (0..chunks)
+        .map(|c| size(c % groups, c / groups))
+        .fold((0i64, 0u64), |(v, b), (cv, cb)| (v + cv, b + cb));
+    // What decoding costs, as a share of the file's work: per level position (levels,
+    // statistics, a dictionary gather) and per byte (decompression, copies), the two taken
+    // as weighing alike. Measured (callgrind, `check`, one thread): three string columns of
+    // 200,000 values each cost 28, 30 and 32 M instructions for 0.6, 5.7 and 8 MB
+    // uncompressed; with ZSTD, 32, 102 and 123 M.
+    let cost = move |v: i64, b: u64| {
+        (v as f64 / values.max(1) as f64 + b as f64 / bytes.max(1) as f64) / 2.0
+    };
+    let unit = 1.0 / (threads as f64 * 4.0);
     let mut raw = None;
     let mut walks: Vec<Option<Vec<WalkedPage>>> = Vec::new();
     let mut tasks = Vec::with_capacity(chunks);
@@ -307,12 +329,15 @@ fn plan(
                 column: j,
                 part: None,
             };
-            let c = cost(i, j);
+            let c = {
+                let (v, b) = size(i, j);
+                cost(v, b)
+            };
             let meta = md.row_groups[i]
                 .columns
                 .get(j)
                 .and_then(|c| c.meta_data.as_ref());
-            let (Some(meta), true) = (meta, threads > 1 && !file.is_encrypted() && c > 2 * unit)
+            let (Some(meta), true) = (meta, threads > 1 && !file.is_encrypted() && c > 2.0 * unit)
             else {
                 tasks.push(whole);
                 continue;
@@ -321,8 +346,8 @@ fn plan(
             let (pos, end) = chunk_bytes(meta);
             let split = match raw {
                 Ok(raw) => walk_plain(raw, meta, pos, end).ok().and_then(|walked| {
-                    let parts =
-                        split_chunk(&walked, meta.num_values, end, c.div_ceil(unit.max(1)))?;
+                    let parts = (c / unit).ceil() as u64;
+                    let parts = split_chunk(&walked, meta.num_values, end, parts, cost)?;
                     Some((walked, parts))
                 }),
                 Err(_) => None,
@@ -506,7 +531,7 @@ fn walk_plain(
 }
 
 /// Splits a chunk whose pages are `walked` into about `parts` parts of similar decoding cost
-/// (uncompressed bytes), for threads to decode at once: `None` when the walk is not the plain
+/// (`cost` of a page's level positions and uncompressed bytes), for threads to decode at once: `None` when the walk is not the plain
 /// shape parts need (back-to-back pages, inside the chunk's `end`, holding `num_values`, at
 /// most one dictionary page, first), so that the chunk is checked whole and its problems
 /// reported as always. The first part reads the dictionary page; a later one only when it holds
@@ -516,6 +541,7 @@ fn split_chunk(
     num_values: i64,
     end: u64,
     parts: u64,
+    cost: impl Fn(i64, u64) -> f64,
 ) -> Option<Vec<parket::read::ChunkPart>> {
     let dict = walked.first()?.type_ == PageType::DictionaryPage;
     let data = &walked[usize::from(dict)..];
@@ -532,13 +558,14 @@ fn split_chunk(
     if !fits || parts < 2 {
         return None;
     }
-    let total: u64 = walked.iter().map(|w| w.uncompressed).sum();
+    let page = |w: &WalkedPage| cost(w.num_values, w.uncompressed);
+    let total: f64 = walked.iter().map(page).sum();
     let mut out = Vec::new();
     let mut first = 0usize;
-    let mut done = if dict { walked[0].uncompressed } else { 0 };
+    let mut done = if dict { page(&walked[0]) } else { 0.0 };
     for (k, w) in data.iter().enumerate() {
-        done += w.uncompressed;
-        let cut = done.saturating_mul(parts) >= total.saturating_mul(out.len() as u64 + 1);
+        done += page(w);
+        let cut = done * parts as f64 >= total * (out.len() + 1) as f64;
         if !(cut || k + 1 == data.len()) {
             continue;
         }
@@ -657,65 +684,87 @@ impl ChunkCheck<'_, '_> {
             Some(p) => self.file.column_chunk_part_with(rg, col, p, buffers),
         }
         .map_err(|e| e.to_string())?;
-        let mut pages = Vec::new();
+        let mut pages: Vec<PageData> = Vec::new();
+        // The last value so far of the page, for the suffix of the next batch's first.
+        let mut prev = Vec::new();
         loop {
-            let batch = match reader.next_batch(usize::MAX) {
+            let batch = match reader.next_batch(BATCH) {
                 Ok(Some(b)) => b,
                 Ok(None) => break,
                 Err(e) => return Err(e.to_string()),
             };
-            let mut page = PageData {
-                levels: batch.len() as u64,
-                nulls: 0,
-                rows: batch.len() as u64,
-                nans: 0,
-                unencoded_bytes: 0,
-                suffix_bytes: 0,
-                stats: StatisticsBuilder::new(self.kind),
-                def_hist: vec![0; self.max_def as usize + 1],
-                rep_hist: vec![0; self.max_rep as usize + 1],
-            };
-            if self.max_def > 0 {
-                for &d in batch.def_levels() {
-                    if let Some(h) = page.def_hist.get_mut(d as usize) {
-                        *h += 1;
-                    }
+            if batch.starts_page() || pages.is_empty() {
+                if let Some(done) = pages.last_mut() {
+                    self.page_done(done, sum);
                 }
-                page.nulls = page.levels - page.def_hist[self.max_def as usize] as u64;
-            } else {
-                page.def_hist[0] = page.levels as i64;
+                pages.push(PageData {
+                    levels: 0,
+                    nulls: 0,
+                    rows: 0,
+                    nans: 0,
+                    unencoded_bytes: 0,
+                    suffix_bytes: 0,
+                    stats: StatisticsBuilder::new(self.kind),
+                    def_hist: vec![0; self.max_def as usize + 1],
+                    rep_hist: vec![0; self.max_rep as usize + 1],
+                });
+                prev.clear();
             }
-            if self.max_rep > 0 {
-                for &r in batch.rep_levels() {
-                    if let Some(h) = page.rep_hist.get_mut(r as usize) {
+            let Some(page) = pages.last_mut() else {
+                break;
+            };
+            page.levels += batch.len() as u64;
+            for (max, levels, hist) in [
+                (self.max_def, batch.def_levels(), &mut page.def_hist),
+                (self.max_rep, batch.rep_levels(), &mut page.rep_hist),
+            ] {
+                if max == 0 {
+                    hist[0] += batch.len() as i64;
+                    continue;
+                }
+                for &l in levels {
+                    if let Some(h) = hist.get_mut(l as usize) {
                         *h += 1;
                     }
                 }
-                page.rows = page.rep_hist[0] as u64;
-            } else {
-                page.rep_hist[0] = page.levels as i64;
             }
             let values = batch.values();
-            page.nans = count_nans(self.kind, values);
+            page.nans += count_nans(self.kind, values);
             if let ValuesRef::ByteArray(v) = values {
-                page.unencoded_bytes = v.total_bytes() as u64;
-                page.suffix_bytes = if suffixes {
-                    suffix_bytes(v.iter())
+                let bytes = v.total_bytes() as u64;
+                page.unencoded_bytes += bytes;
+                page.suffix_bytes += if suffixes {
+                    suffix_bytes(&mut prev, v.iter())
                 } else {
-                    page.unencoded_bytes
+                    bytes
                 };
             }
             page.stats
                 .update(values)
                 .map_err(|e| format!("statistics of the data: {e}"))?;
-            page.stats.add_nulls(page.nulls);
-            sum.values += page.levels;
-            sum.nulls += page.nulls;
-            sum.pages += 1;
-            pages.push(page);
+        }
+        if let Some(done) = pages.last_mut() {
+            self.page_done(done, sum);
         }
         *self.buffers = reader.into_buffers();
         Ok(pages)
+    }
+
+    /// Completes `page`, all of whose batches were counted: its nulls and rows from its level
+    /// histograms; adds it to `sum`.
+    fn page_done(&self, page: &mut PageData, sum: &mut ColumnSummary) {
+        if self.max_def > 0 {
+            page.nulls = page.levels - page.def_hist[self.max_def as usize] as u64;
+        }
+        page.rows = if self.max_rep > 0 {
+            page.rep_hist[0] as u64
+        } else {
+            page.levels
+        };
+        page.stats.add_nulls(page.nulls);
+        sum.values += page.levels;
+        sum.nulls += page.nulls;
+        sum.pages += 1;
     }
 
     fn check_chunk(&mut self, meta: &ColumnMetaData, num_rows: i64, pages: &[PageData]) {
@@ -1035,14 +1084,20 @@ impl ChunkCheck<'_, '_> {
     }
 }
 
-/// The bytes of `values` less the prefix each shares with the one before it.
-fn suffix_bytes<'a>(values: impl Iterator<Item = &'a [u8]>) -> u64 {
-    let mut prev: &[u8] = &[];
+/// The bytes of `values` less the prefix each shares with the one before it (the first: with
+/// `prev`, the value before them, which becomes their last).
+fn suffix_bytes<'a>(prev: &mut Vec<u8>, values: impl Iterator<Item = &'a [u8]>) -> u64 {
+    let mut last: Option<&[u8]> = None;
     let mut total = 0u64;
     for v in values {
-        let prefix = prev.iter().zip(v).take_while(|(a, b)| a == b).count();
+        let before = last.unwrap_or(prev);
+        let prefix = before.iter().zip(v).take_while(|(a, b)| a == b).count();
         total += (v.len() - prefix) as u64;
-        prev = v;
+        last = Some(v);
+    }
+    if let Some(v) = last {
+        prev.clear();
+        prev.extend_from_slice(v);
     }
     total
 }
