@@ -152,7 +152,11 @@ pub fn check(mut args: Args) -> Result<(), String> {
         |t, (chunk, chunk_problems, chunk_notes, pages)| {
             let task = &tasks[t];
             let (i, j) = (task.row_group, task.column);
-            sum.add(&chunk);
+            // After a part that failed, the chunk's later parts count for nothing (read whole,
+            // it would have stopped there).
+            if task.part.is_none() || parts.is_ok() {
+                sum.add(&chunk);
+            }
             problems.extend(chunk_problems);
             notes.extend(chunk_notes);
             if let Some(pages) = pages {
@@ -691,7 +695,13 @@ impl ChunkCheck<'_, '_> {
             let batch = match reader.next_batch(BATCH) {
                 Ok(Some(b)) => b,
                 Ok(None) => break,
-                Err(e) => return Err(e.to_string()),
+                Err(e) => {
+                    // The pages before the one that failed count as decoded.
+                    if let Some(done) = pages.last_mut() {
+                        self.page_done(done, sum);
+                    }
+                    return Err(e.to_string());
+                }
             };
             if batch.starts_page() || pages.is_empty() {
                 if let Some(done) = pages.last_mut() {
