@@ -310,7 +310,7 @@ fn plan(
                 (m.num_values.max(0), m.total_uncompressed_size.max(0) as u64)
             })
     };
-    let columns = if groups == 0 { 0 } else { chunks / groups };
+    let columns = chunks.checked_div(groups).unwrap_or(0);
     let (values, bytes) = (0..chunks)
         .map(|c| size(c % groups, c / groups))
         .fold((0i64, 0u64), |(v, b), (cv, cb)| (v + cv, b + cb));
