@@ -110,32 +110,16 @@ pub fn check(mut args: Args) -> Result<(), String> {
             let task = &tasks[task];
             let (i, j) = (task.row_group, task.column);
             let mut sum = ColumnSummary::default();
-            let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
-                return (sum, Vec::new(), Vec::new(), None);
-            };
-            let Some(cc) = rg.columns.get(j) else {
-                return (sum, Vec::new(), Vec::new(), None);
-            };
             let raw = match raw {
                 Ok(raw) => raw,
                 Err(e) => return (sum, vec![format!("row group {i}: {e}")], Vec::new(), None),
             };
-            let mut ctx = ChunkCheck {
-                file: &file,
-                raw,
-                buffers,
-                row_group: i,
-                column: j,
-                kind: StatKind::of_column(desc),
-                order: md.column_orders.as_ref().and_then(|o| o.get(j)),
-                max_def: desc.max_def_level,
-                max_rep: desc.max_rep_level,
-                problems: Vec::new(),
-                notes: Vec::new(),
+            let Some((mut ctx, cc, num_rows)) = ChunkCheck::new(&file, raw, buffers, i, j) else {
+                return (sum, Vec::new(), Vec::new(), None);
             };
             let pages = match &task.part {
                 None => {
-                    ctx.run(cc, rg.num_rows, &mut sum);
+                    ctx.run(cc, num_rows, &mut sum);
                     None
                 }
                 Some((part, _)) => {
@@ -171,35 +155,23 @@ pub fn check(mut args: Args) -> Result<(), String> {
                 let pages = core::mem::replace(&mut parts, Ok(Vec::new()));
                 let (raw, buffers) =
                     here.get_or_insert_with(|| (open_raw(&path), ChunkBuffers::default()));
-                let (Some(desc), Some(rg)) = (schema.columns().get(j), md.row_groups.get(i)) else {
-                    return Ok(());
-                };
-                let (Some(cc), Ok(raw)) = (rg.columns.get(j), raw) else {
-                    return Ok(());
-                };
-                let mut ctx = ChunkCheck {
-                    file: &file,
-                    raw,
-                    buffers,
-                    row_group: i,
-                    column: j,
-                    kind: StatKind::of_column(desc),
-                    order: md.column_orders.as_ref().and_then(|o| o.get(j)),
-                    max_def: desc.max_def_level,
-                    max_rep: desc.max_rep_level,
-                    problems: Vec::new(),
-                    notes: Vec::new(),
-                };
-                match (pages, cc.meta_data.as_ref()) {
-                    (Ok(pages), Some(meta)) => {
-                        let walked = walks.get_mut(j * groups + i).and_then(Option::take);
-                        ctx.check_decoded(cc, meta, rg.num_rows, &pages, walked);
-                    }
-                    (Err(e), _) => ctx.bad(e),
-                    (Ok(_), None) => {}
+                let raw = raw.as_mut().map_err(|e| format!("row group {i}: {e}"));
+                let checked = raw.map(|raw| ChunkCheck::new(&file, raw, buffers, i, j));
+                if let Err(e) = &checked {
+                    problems.push(e.clone());
                 }
-                problems.extend(located(i, ctx.problems));
-                notes.extend(located(i, ctx.notes));
+                if let Ok(Some((mut ctx, cc, num_rows))) = checked {
+                    match (pages, cc.meta_data.as_ref()) {
+                        (Ok(pages), Some(meta)) => {
+                            let walked = walks.get_mut(j * groups + i).and_then(Option::take);
+                            ctx.check_decoded(cc, meta, num_rows, &pages, walked);
+                        }
+                        (Err(e), _) => ctx.bad(e),
+                        (Ok(_), None) => {}
+                    }
+                    problems.extend(located(i, ctx.problems));
+                    notes.extend(located(i, ctx.notes));
+                }
             }
             progress.advance(1);
             if i + 1 < groups {
@@ -621,7 +593,36 @@ fn delta_suffix_miscount(n: i64, bytes: u64, suffixes: u64) -> bool {
     suffixes as i64 <= n && n < bytes as i64
 }
 
-impl ChunkCheck<'_, '_> {
+impl<'f, 'r> ChunkCheck<'f, 'r> {
+    /// The check of the chunk of column `j` in row group `i` of `file`, that chunk and its row
+    /// group's rows; `None` when the file has no such chunk.
+    fn new(
+        file: &'f FileReader<'static>,
+        raw: &'r mut Raw,
+        buffers: &'r mut ChunkBuffers,
+        i: usize,
+        j: usize,
+    ) -> Option<(Self, &'f ColumnChunk, i64)> {
+        let md = file.metadata();
+        let desc = file.schema().columns().get(j)?;
+        let rg = md.row_groups.get(i)?;
+        let cc = rg.columns.get(j)?;
+        let ctx = ChunkCheck {
+            file,
+            raw,
+            buffers,
+            row_group: i,
+            column: j,
+            kind: StatKind::of_column(desc),
+            order: md.column_orders.as_ref().and_then(|o| o.get(j)),
+            max_def: desc.max_def_level,
+            max_rep: desc.max_rep_level,
+            problems: Vec::new(),
+            notes: Vec::new(),
+        };
+        Some((ctx, cc, rg.num_rows))
+    }
+
     fn bad(&mut self, p: String) {
         self.problems.push(p);
     }
