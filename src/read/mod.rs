@@ -680,6 +680,7 @@ impl<'a> FileReader<'a> {
         let index = column.column_index(&self.schema)?;
         let (_, range, path) = self.locate_chunk(row_group, index)?;
         let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
+        #[cfg(feature = "encryption")]
         if self.is_encrypted() {
             return Err(locate(Error::unsupported(
                 "reading an encrypted column chunk in parts",
