@@ -154,6 +154,10 @@ def main():
         "flat": (flat(1000), {}),
         "flat_v2_small_rg": (flat(3000), {"data_page_version": "2.0", "row_group_size": 700,
                                            "compression": "zstd", "data_page_size": 4096}),
+        # V1 pages of 256 to 1,024 rows, dictionary-encoded: batches of 333 and 8,192 rows
+        # start and end inside pages and span several.
+        "flat_v1_small_pages": (flat(3000), {"data_page_version": "1.0", "data_page_size": 1024,
+                                             "write_batch_size": 256}),
         "flat_plain": (flat(500), {"use_dictionary": False, "store_decimal_as_integer": True}),
         "nested": (nested(1000), {}),
         "nested_v2": (nested(2500), {"data_page_version": "2.0", "row_group_size": 900,
