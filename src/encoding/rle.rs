@@ -347,6 +347,21 @@ mod fast {
         decode_hybrid(input, bit_width, max_width, num_values, out)
     }
 
+    /// [`super::decode_levels`]: width 1 (every optional column outside lists) by the
+    /// reader's own decoder, [`decode_levels_counted`], the other widths by the hybrid decoder.
+    #[inline]
+    pub(super) fn decode_levels(
+        input: &[u8],
+        bit_width: u32,
+        num_values: usize,
+        out: &mut Vec<u16>,
+    ) -> Result<usize> {
+        if bit_width == 1 {
+            return decode_levels_counted(input, 1, num_values, 0, out).map(|(used, _)| used);
+        }
+        decode_narrow(input, bit_width, 16, num_values, out)
+    }
+
     /// [`decode_levels`] fused with the pass a page makes over its levels: also returns the
     /// largest level and the number equal to `count_of` (the max definition level: non-null
     /// values; repetition level 0: rows). RLE runs are filled and counted as runs. The naive
@@ -501,6 +516,17 @@ mod compact {
         r
     }
 
+    /// [`super::decode_levels`] in builds for size: every width by [`decode_narrow`].
+    #[cfg_attr(test, allow(dead_code))]
+    pub(super) fn decode_levels(
+        input: &[u8],
+        bit_width: u32,
+        num_values: usize,
+        out: &mut Vec<u16>,
+    ) -> Result<usize> {
+        decode_narrow(input, bit_width, 16, num_values, out)
+    }
+
     /// `decode_levels_counted` for builds for size: [`super::decode_levels`],
     /// then a scan of what it appended. Same levels, counts and errors (a property test compares
     /// them), without a second copy of the hybrid decoder.
@@ -568,12 +594,7 @@ pub fn decode_levels(
     num_values: usize,
     out: &mut Vec<u16>,
 ) -> Result<usize> {
-    // Width 1 (every optional column outside lists) by the reader's own decoder.
-    #[cfg(not(parket_opt_size))]
-    if bit_width == 1 {
-        return decode_levels_counted(input, 1, num_values, 0, out).map(|(used, _)| used);
-    }
-    variant::decode_narrow(input, bit_width, 16, num_values, out)
+    variant::decode_levels(input, bit_width, num_values, out)
 }
 
 /// Reads the 4-byte little-endian length prefix and returns the encoded data it covers.

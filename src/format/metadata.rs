@@ -73,6 +73,7 @@ thrift_struct! {
         #[extra]
         5: optional key_value_metadata: Vec<KeyValue>,
         /// 6: the writer, e.g. `parquet-mr version 1.13.1 (build ...)`.
+        #[extra]
         6: optional created_by: String,
         /// 7: sort order of each leaf column's statistics, in leaf order.
         #[extra]
@@ -176,6 +177,7 @@ thrift_struct! {
         /// 9: byte offset of the first data page.
         9: required data_page_offset: i64,
         /// 10: byte offset of the index page (never written in practice).
+        #[extra]
         10: optional index_page_offset: i64,
         /// 11: byte offset of the dictionary page.
         11: optional dictionary_page_offset: i64,

@@ -112,6 +112,7 @@ thrift_struct! {
         /// 2: encoding of the entries (PLAIN, or the deprecated PLAIN_DICTIONARY).
         2: required encoding: Encoding,
         /// 3: whether the entries are sorted.
+        #[extra]
         3: optional is_sorted: bool,
     }
 }
