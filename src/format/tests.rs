@@ -474,6 +474,8 @@ fn bloom_header() -> impl Strategy<Value = BloomFilterHeader> {
 fn decoded_footer(m: &FileMetaData) -> FileMetaData {
     let mut m = m.clone();
     if !cfg!(feature = "metadata-extras") {
+        m.key_value_metadata = None;
+        m.created_by = None;
         m.column_orders = None;
         m.encryption_algorithm = None;
         m.footer_signing_key_metadata = None;
@@ -481,8 +483,16 @@ fn decoded_footer(m: &FileMetaData) -> FileMetaData {
             rg.sorting_columns = None;
             for c in &mut rg.columns {
                 c.encrypted_column_metadata = None;
+                // The column-key member is read as empty (only which member it is counts).
+                if let Some(ColumnCryptoMetaData::EncryptionWithColumnKey(k)) =
+                    &mut c.crypto_metadata
+                {
+                    k.path_in_schema.clear();
+                    k.key_metadata = None;
+                }
                 if let Some(md) = &mut c.meta_data {
                     md.key_value_metadata = None;
+                    md.index_page_offset = None;
                     md.statistics = None;
                     md.encoding_stats = None;
                     md.size_statistics = None;
@@ -503,6 +513,9 @@ fn decoded_page_header(h: &PageHeader) -> PageHeader {
         }
         if let Some(v2) = &mut h.data_page_header_v2 {
             v2.statistics = None;
+        }
+        if let Some(d) = &mut h.dictionary_page_header {
+            d.is_sorted = None;
         }
     }
     h

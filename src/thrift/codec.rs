@@ -422,7 +422,7 @@ macro_rules! thrift_struct {
                 // Tests switch a reader to the compact decoder to compare the two.
                 #[cfg(test)]
                 if __r.compact {
-                    return $crate::thrift::__read_struct_compact!(__r, $name {
+                    return $crate::thrift::compact::__read_struct_compact!(__r, $name {
                         $( $(#[extra $($extra)*])? $id: $req $field: $ty, )*
                     });
                 }

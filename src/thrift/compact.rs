@@ -223,19 +223,19 @@ macro_rules! __read_struct_compact {
                 __w
             }), )*
         ];
-        const __REQUIRED: u64 = $crate::thrift::__required_mask(&[
+        const __REQUIRED: u64 = $crate::thrift::compact::__required_mask(&[
             $( $crate::thrift::__is_required!($req), )*
         ]);
         // The name (`Struct.field`) of each field that may be missing, in table
         // order, each ended by a NUL character (empty for optional fields).
         const __MISSING: &str = concat!($(
-            $crate::thrift::__missing!($req, $name, $field), "\0",
+            $crate::thrift::compact::__missing!($req, $name, $field), "\0",
         )*);
-        let mut __s = $crate::thrift::__StructState::new(__r);
+        let mut __s = $crate::thrift::compact::__StructState::new(__r);
         // Read in place: a required field holds a placeholder until it is read
         // (`finish` fails if it never is), an optional one `None`.
         let mut __out = $name {
-            $( $field: $crate::thrift::__init!($req, $ty), )*
+            $( $field: $crate::thrift::compact::__init!($req, $ty), )*
         };
         while let Some((__id, __wire)) = __s.next(__r, __TABLE) {
             match __id {
@@ -263,9 +263,9 @@ macro_rules! __read_struct_compact {
                         let __v = <$ty as $crate::thrift::ThriftType>::read_field(
                             __r, __wire, *__ctx,
                         )?;
-                        __out.$field = $crate::thrift::__set!($req, __v);
+                        __out.$field = $crate::thrift::compact::__set!($req, __v);
                     } else {
-                        $crate::thrift::__read_into!($req, __r, __wire, &mut __out.$field, __ctx);
+                        $crate::thrift::compact::__read_into!($req, __r, __wire, &mut __out.$field, __ctx);
                     }
                 } )*
                 _ => {}
@@ -305,10 +305,10 @@ macro_rules! __set {
 
 macro_rules! __read_into {
     (required, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
-        $crate::thrift::__read_req($r, $w, $slot, $ctx)
+        $crate::thrift::compact::__read_req($r, $w, $slot, $ctx)
     };
     (optional, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
-        $crate::thrift::__read_opt($r, $w, $slot, $ctx)
+        $crate::thrift::compact::__read_opt($r, $w, $slot, $ctx)
     };
 }
 

@@ -56,8 +56,10 @@
 
 mod annotate;
 mod codec;
+// The compact variant (its helpers are named by path, `thrift::compact::..`, in the code
+// that `thrift_struct!` generates); tests compile both variants to compare them.
 #[cfg(any(parket_opt_size, test))]
-mod compact;
+pub(crate) mod compact;
 mod reader;
 mod writer;
 
@@ -71,12 +73,6 @@ pub use codec::{
     decode_prefix, encode, read_empty, read_union, write_empty, Ctx, FieldDef, StructDef,
     ThriftType, Ty,
 };
-#[doc(hidden)]
-#[cfg(any(parket_opt_size, test))]
-pub use compact::{__StructState, __read_opt, __read_req, __required_mask};
-#[cfg(any(parket_opt_size, test))]
-#[allow(unused_imports)] // `__read_struct_compact` is used by name in tests only
-pub(crate) use compact::{__init, __missing, __read_into, __read_struct_compact, __set};
 
 // The one point of choice between the two struct decoders and the two skips (see
 // [`Reader::skip`]): the default ones (one loop per struct type; an iterative skip), or, built
