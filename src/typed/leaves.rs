@@ -455,12 +455,9 @@ impl Field for String {
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
-        match c.take(cur)? {
-            Val::Bytes(b) => match core::str::from_utf8(b) {
-                Ok(s) => Ok(String::from(s)),
-                Err(_) => Err(bad_value(c, cur, "UTF-8 string")),
-            },
-            _ => Err(bad_value(c, cur, "String")),
+        match c.take_str(cur)? {
+            Some(s) => Ok(String::from(s)),
+            None => Err(bad_value(c, cur, "UTF-8 string")),
         }
     }
 }

@@ -429,6 +429,39 @@ pub struct ColumnCursor {
     max_def: u16,
     lvl: usize,
     val: usize,
+    /// The data bytes of a BYTE_ARRAY page read into `String`s, checked as UTF-8 once for
+    /// the whole page ([`ColumnCursors::take_str`]) and moved back on refill.
+    text: Text,
+}
+
+/// Whether a cursor's page bytes were checked as UTF-8 ([`ColumnCursors::take_str`]).
+#[derive(Debug, Default)]
+enum Text {
+    /// Not yet: the bytes are in the page's values.
+    #[default]
+    Unchecked,
+    /// All UTF-8: the bytes, moved out of the page's values.
+    Valid(String),
+    /// Some value is not UTF-8: values are checked one by one.
+    Invalid,
+}
+
+impl ColumnCursor {
+    /// Gives the page's bytes taken by [`ColumnCursors::take_str`] back to its values.
+    #[cold]
+    fn restore_text(&mut self) {
+        if let (Text::Valid(t), Values::ByteArray(b)) =
+            (core::mem::take(&mut self.text), &mut self.leaf.values)
+        {
+            *b.parts_mut().1 = t.into_bytes();
+        }
+    }
+}
+
+#[cold]
+fn few_values(paths: &[String], i: usize) -> Error {
+    Error::out_of_spec("a column has fewer values than its levels say")
+        .in_column(paths.get(i).map_or("?", |s| s.as_str()))
 }
 
 #[cold]
@@ -458,6 +491,7 @@ impl CursorState {
                     max_def,
                     lvl: 0,
                     val: 0,
+                    text: Text::Unchecked,
                 })
                 .collect(),
             paths: paths.to_vec(),
@@ -536,6 +570,7 @@ impl ColumnCursors<'_> {
                 );
             }
             let over = at - len;
+            c.restore_text();
             c.leaf.def_levels.clear();
             c.leaf.rep_levels.clear();
             c.leaf.values.clear();
@@ -620,9 +655,10 @@ impl ColumnCursors<'_> {
         }
     }
 
-    /// Takes cursor `i`'s next value.
+    /// Steps cursor `i` past its next entry, which must be a value (a null is an error);
+    /// the index of that value in the cursor's page(s).
     #[inline]
-    pub(crate) fn take(&mut self, i: usize) -> Result<Val<'_>> {
+    fn advance(&mut self, i: usize) -> Result<usize> {
         let Some(c) = self.curs.get(i) else {
             return Err(no_cursor());
         };
@@ -643,7 +679,21 @@ impl ColumnCursors<'_> {
         let k = c.val;
         c.val += 1;
         c.lvl += 1;
-        let v = match &self.curs[i].leaf.values {
+        Ok(k)
+    }
+
+    /// Takes cursor `i`'s next value.
+    #[inline]
+    pub(crate) fn take(&mut self, i: usize) -> Result<Val<'_>> {
+        let k = self.advance(i)?;
+        let paths = self.paths;
+        let Some(c) = self.curs.get_mut(i) else {
+            return Err(no_cursor());
+        };
+        if matches!(c.text, Text::Valid(_)) {
+            c.restore_text();
+        }
+        let v = match &c.leaf.values {
             Values::Boolean(v) => v.get(k).map(|&x| Val::Bool(x)),
             Values::Int32(v) => v.get(k).map(|&x| Val::I32(x)),
             Values::Int64(v) => v.get(k).map(|&x| Val::I64(x)),
@@ -655,8 +705,46 @@ impl ColumnCursors<'_> {
         };
         match v {
             Some(v) => Ok(v),
-            None => Err(self.few_values(i)),
+            None => Err(few_values(paths, i)),
         }
+    }
+
+    /// Takes cursor `i`'s next value as text: `Ok(None)` when the column is not BYTE_ARRAY
+    /// or the value is not UTF-8. The page's bytes are checked as UTF-8 once, as a whole
+    /// (a value is then UTF-8 when its bounds fall on character boundaries), not value by
+    /// value.
+    #[inline]
+    pub(crate) fn take_str(&mut self, i: usize) -> Result<Option<&str>> {
+        let k = self.advance(i)?;
+        let paths = self.paths;
+        let Some(c) = self.curs.get_mut(i) else {
+            return Err(no_cursor());
+        };
+        let Values::ByteArray(b) = &mut c.leaf.values else {
+            return Ok(None);
+        };
+        if matches!(c.text, Text::Unchecked) {
+            let data = core::mem::take(b.parts_mut().1);
+            c.text = match String::from_utf8(data) {
+                Ok(t) => Text::Valid(t),
+                Err(e) => {
+                    *b.parts_mut().1 = e.into_bytes();
+                    Text::Invalid
+                }
+            };
+        }
+        let Text::Valid(t) = &c.text else {
+            // Some value of the page is not UTF-8: check this one alone.
+            return match b.get(k) {
+                Some(v) => Ok(core::str::from_utf8(v).ok()),
+                None => Err(few_values(paths, i)),
+            };
+        };
+        let offsets = b.offsets();
+        let (Some(&start), Some(&end)) = (offsets.get(k), offsets.get(k + 1)) else {
+            return Err(few_values(paths, i));
+        };
+        Ok(t.get(start..end))
     }
 
     #[cold]
@@ -664,10 +752,6 @@ impl ColumnCursors<'_> {
         Error::invalid_argument("null value in a required field").in_column(self.path(i))
     }
 
-    #[cold]
-    fn few_values(&self, i: usize) -> Error {
-        Error::out_of_spec("a column has fewer values than its levels say").in_column(self.path(i))
-    }
 
     /// Column path of cursor `i`.
     pub(crate) fn column_path(&self, i: usize) -> &str {
