@@ -165,7 +165,7 @@ impl Int {
 
     /// The column value as an i128 (integers of any physical width, decimals of any
     /// physical type).
-    #[inline]
+    #[inline(always)]
     fn read(self, plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<i128> {
         let Plan::Leaf { cur, conv } = plan else {
             return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
@@ -319,7 +319,7 @@ pub(super) fn leaf_plan(
     })
 }
 
-#[inline]
+#[inline(always)]
 pub(super) fn leaf_cur(plan: &Plan) -> Result<usize> {
     match plan {
         Plan::Leaf { cur, .. } => Ok(*cur),

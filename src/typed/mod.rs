@@ -429,6 +429,8 @@ pub struct ColumnCursor {
     max_def: u16,
     lvl: usize,
     val: usize,
+    /// Values in `leaf` (its `values.len()`, kept here for the per-value check).
+    nvals: usize,
     /// The data bytes of a BYTE_ARRAY page read into `String`s, checked as UTF-8 once for
     /// the whole page ([`ColumnCursors::take_str`]) and moved back on refill.
     text: Text,
@@ -487,6 +489,7 @@ impl CursorState {
                 .into_iter()
                 .zip(max_defs)
                 .map(|(leaf, &max_def)| ColumnCursor {
+                    nvals: leaf.values.len(),
                     leaf,
                     max_def,
                     lvl: 0,
@@ -576,9 +579,11 @@ impl ColumnCursors<'_> {
             c.leaf.values.clear();
             c.val = 0;
             c.lvl = 0;
+            c.nvals = 0;
             if !source.next_page(i, &mut c.leaf)? {
                 return Ok(false);
             }
+            c.nvals = c.leaf.values.len();
             if c.max_def > 0 {
                 c.lvl = over;
             } else {
@@ -657,15 +662,31 @@ impl ColumnCursors<'_> {
 
     /// Steps cursor `i` past its next entry, which must be a value (a null is an error);
     /// the index of that value in the cursor's page(s).
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self, i: usize) -> Result<usize> {
+        if let Some(c) = self.curs.get_mut(i) {
+            let k = c.val;
+            let present = c.max_def == 0 || c.leaf.def_levels.get(c.lvl) == Some(&c.max_def);
+            if present && k < c.nvals {
+                c.val = k + 1;
+                c.lvl += 1;
+                return Ok(k);
+            }
+        }
+        self.advance_slow(i)
+    }
+
+    /// [`ColumnCursors::advance`] at the end of a page, or with an error to report.
+    #[cold]
+    #[inline(never)]
+    fn advance_slow(&mut self, i: usize) -> Result<usize> {
         let Some(c) = self.curs.get(i) else {
             return Err(no_cursor());
         };
         let ready = if c.max_def > 0 {
             c.lvl < c.leaf.def_levels.len()
         } else {
-            c.val < c.leaf.values.len()
+            c.val < c.nvals
         };
         if !ready && !self.refill(i)? {
             return Err(self.short(i));
@@ -677,13 +698,16 @@ impl ColumnCursors<'_> {
             return Err(self.null_in_required(i));
         }
         let k = c.val;
+        if k >= c.nvals {
+            return Err(few_values(self.paths, i));
+        }
         c.val += 1;
         c.lvl += 1;
         Ok(k)
     }
 
     /// Takes cursor `i`'s next value.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn take(&mut self, i: usize) -> Result<Val<'_>> {
         let k = self.advance(i)?;
         let paths = self.paths;
@@ -751,7 +775,6 @@ impl ColumnCursors<'_> {
     fn null_in_required(&self, i: usize) -> Error {
         Error::invalid_argument("null value in a required field").in_column(self.path(i))
     }
-
 
     /// Column path of cursor `i`.
     pub(crate) fn column_path(&self, i: usize) -> &str {
@@ -946,6 +969,7 @@ impl<'s> Binder<'s> {
 
 /// Reads a field's value per its plan: a null in a required field is an error naming it.
 #[doc(hidden)]
+#[inline(always)]
 pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut ColumnCursors<'_>) -> Result<T> {
     let plan = plan.ok_or_else(|| Error::invalid_argument("a struct plan lacks a field"))?;
     if T::NULLABLE {
