@@ -325,6 +325,39 @@ fn null_in_required_field_errors_at_that_row() {
     assert!(rows.next().is_none());
 }
 
+/// A `String` field checks a page's bytes as UTF-8 once, as a whole: the values before a
+/// bad one still read, the bad one is an error at its row, and a value that splits a
+/// character is no text even where the page's bytes together are (here "é", 0xC3 0xA9,
+/// as two values).
+#[test]
+fn string_fields_reject_what_is_not_utf8_at_its_row() {
+    #[derive(Record, Debug)]
+    struct File {
+        s: Vec<u8>,
+    }
+    #[derive(Record, Debug)]
+    struct Text {
+        s: String,
+    }
+    for (values, good) in [
+        (&[&b"ok"[..], "é".as_bytes(), b"\xff", b"after"][..], 2),
+        (&[&b"ok"[..], b"\xc3", b"\xa9"][..], 1),
+    ] {
+        for dictionary in [false, true] {
+            let rows: Vec<File> = values.iter().map(|v| File { s: v.to_vec() }).collect();
+            let bytes = write(&rows, WriteOptions::default().dictionary(dictionary));
+            let file = FileReader::from_bytes(&bytes).unwrap();
+            let mut read = file.read_typed::<Text>().unwrap();
+            for v in &values[..good] {
+                assert_eq!(read.next().unwrap().unwrap().s.as_bytes(), *v);
+            }
+            let e = read.next().unwrap().unwrap_err().to_string();
+            assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
+            assert!(read.next().is_none());
+        }
+    }
+}
+
 /// The chunk statistics' null_count of a leaf under a list counts the empty lists too:
 /// that is no null of the field, and a required field reads such a file (pyarrow's nested
 /// bench file: every field optional, some lists empty).
