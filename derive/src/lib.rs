@@ -200,6 +200,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
     let mut leaves = Vec::new();
     let mut types = Vec::new();
     let mut writes = Vec::new();
+    let mut writes_many = Vec::new();
     let mut binds = Vec::new();
     let mut reads = Vec::new();
     let mut seen: Vec<String> = Vec::new();
@@ -241,6 +242,17 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
             ::parket::typed::Field::write(&self.#fid, s, col, lv)?;
             col += <#ty as ::parket::typed::Field>::LEAVES;
         });
+        writes_many.push(quote! {
+            <#ty as ::parket::typed::Field>::write_many(
+                ::core::iter::Iterator::map(
+                    ::core::clone::Clone::clone(&items),
+                    |(v, lv): (::core::option::Option<&'a Self>, ::parket::typed::Lv)| (v.map(|v| &v.#fid), lv),
+                ),
+                s,
+                col,
+            )?;
+            col += <#ty as ::parket::typed::Field>::LEAVES;
+        });
         binds.push(quote!(
             b.bind_member::<#ty>(node, #name, stringify!(#fid), #attrs)?
         ));
@@ -270,6 +282,21 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                 lv: ::parket::typed::Lv,
             ) -> ::parket::Result<()> {
                 #(#writes)*
+                ::core::result::Result::Ok(())
+            }
+            #[allow(unused_mut, unused_variables)]
+            #[inline]
+            fn write_many<'a, I>(
+                items: I,
+                s: &mut ::parket::typed::Shredder,
+                mut col: usize,
+            ) -> ::parket::Result<()>
+            where
+                Self: 'a,
+                I: ::core::iter::Iterator<Item = (::core::option::Option<&'a Self>, ::parket::typed::Lv)>
+                    + ::core::clone::Clone,
+            {
+                #(#writes_many)*
                 ::core::result::Result::Ok(())
             }
             fn bind(

@@ -12,6 +12,7 @@ use super::{
 use crate::error::{Error, Result};
 use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType, TimeUnit};
 use crate::schema::{NodeKind, Type};
+use crate::values::{ByteArrays, FixedLenByteArrays, Values};
 
 /// How a bound column's values convert to the field's type.
 #[doc(hidden)]
@@ -33,6 +34,42 @@ fn decimal_bytes(precision: i32) -> usize {
     (1..=16)
         .find(|&n| crate::schema::max_decimal_precision_for_flba(n as u64) >= precision as u64)
         .unwrap_or(16)
+}
+
+/// A column pass's value buffer of each physical type (see `Shredder::leaf_many`).
+macro_rules! buffers {
+    ($($f:ident $variant:ident $t:ty;)*) => {$(
+        pub(super) fn $f(v: &mut Values) -> Option<&mut $t> {
+            match v {
+                Values::$variant(o) => Some(o),
+                _ => None,
+            }
+        }
+    )*};
+}
+buffers! {
+    booleans Boolean Vec<bool>;
+    int32s Int32 Vec<i32>;
+    int64s Int64 Vec<i64>;
+    floats Float Vec<f32>;
+    doubles Double Vec<f64>;
+    byte_arrays ByteArray ByteArrays;
+    fixed_len FixedLenByteArray FixedLenByteArrays;
+}
+
+/// Implements `Field::write_many` for a leaf: the column pass pushes `$push(o, x)` for
+/// each value `x` present into the buffer `$pick` gives.
+macro_rules! leaf_many {
+    ($pick:path, |$o:ident, $x:ident| $push:expr) => {
+        #[inline]
+        fn write_many<'a, I>(items: I, s: &mut Shredder, col: usize) -> Result<()>
+        where
+            Self: 'a,
+            I: Iterator<Item = (Option<&'a Self>, Lv)> + Clone,
+        {
+            s.leaf_many(col, items, $pick, |$o, $x: &Self| $push)
+        }
+    };
 }
 
 /// What a Rust integer type is: bits, signedness and the annotations it may carry.
@@ -213,7 +250,7 @@ trait IntInfo {
 }
 
 macro_rules! ints {
-    ($($t:ident $bits:literal $signed:literal $val:ident $phys:ty, $elem:literal;)*) => {$(
+    ($($t:ident $bits:literal $signed:literal $val:ident $phys:ident $pick:ident, $elem:literal;)*) => {$(
         impl IntInfo for $t {
             const INT: Int = Int { bits: $bits, signed: $signed, rust: stringify!($t) };
         }
@@ -225,6 +262,10 @@ macro_rules! ints {
             fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
                 s.value(col, lv, Val::$val(*self as $phys))
             }
+            leaf_many!($pick, |o, x| {
+                o.push(*x as $phys);
+                true
+            });
             fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
                 Self::INT.bind(b, node, attrs)
             }
@@ -239,14 +280,14 @@ macro_rules! ints {
 // Unsigned values are stored as the bits of the signed physical type (LogicalTypes.md,
 // INTEGER: "the unsigned value is stored as a signed value of the same width").
 ints! {
-    i8 8 true I32 i32, true;
-    i16 16 true I32 i32, true;
-    i32 32 true I32 i32, true;
-    i64 64 true I64 i64, true;
-    u8 8 false I32 i32, false;
-    u16 16 false I32 i32, true;
-    u32 32 false I32 i32, true;
-    u64 64 false I64 i64, true;
+    i8 8 true I32 i32 int32s, true;
+    i16 16 true I32 i32 int32s, true;
+    i32 32 true I32 i32 int32s, true;
+    i64 64 true I64 i64 int64s, true;
+    u8 8 false I32 i32 int32s, false;
+    u16 16 false I32 i32 int32s, true;
+    u32 32 false I32 i32 int32s, true;
+    u64 64 false I64 i64 int64s, true;
 }
 // u8 is a Field (UINT_8) but not an Elem: `Vec<u8>` is a BYTE_ARRAY.
 impl Elem for i8 {}
@@ -351,6 +392,10 @@ impl Field for bool {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         s.value(col, lv, Val::Bool(*self))
     }
+    leaf_many!(booleans, |o, x| {
+        o.push(*x);
+        true
+    });
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let plain = *attrs == Attrs::NONE || attrs.annotation == Annotation::None;
         leaf_plan(
@@ -379,6 +424,10 @@ impl Field for f32 {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         s.value(col, lv, Val::F32(*self))
     }
+    leaf_many!(floats, |o, x| {
+        o.push(*x);
+        true
+    });
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let plain = attrs.annotation == Annotation::None;
         leaf_plan(b, node, |p, _, _| plain && p == PhysicalType::Float, "f32")
@@ -402,6 +451,10 @@ impl Field for f64 {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         s.value(col, lv, Val::F64(*self))
     }
+    leaf_many!(doubles, |o, x| {
+        o.push(*x);
+        true
+    });
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let plain = attrs.annotation == Annotation::None;
         leaf_plan(
@@ -436,6 +489,10 @@ impl Field for String {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         s.value(col, lv, Val::Bytes(self.as_bytes()))
     }
+    leaf_many!(byte_arrays, |o, x| {
+        o.push(x.as_bytes());
+        true
+    });
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let json = attrs.annotation == Annotation::Json;
         let plain = attrs.annotation == Annotation::None;
@@ -472,6 +529,10 @@ impl Field for Vec<u8> {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         s.value(col, lv, Val::Bytes(self))
     }
+    leaf_many!(byte_arrays, |o, x| {
+        o.push(x);
+        true
+    });
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let plain = attrs.annotation == Annotation::None;
         leaf_plan(
@@ -507,6 +568,7 @@ impl<const N: usize> Field for [u8; N] {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         s.value(col, lv, Val::Bytes(self))
     }
+    leaf_many!(fixed_len, |o, x| o.push(x).is_some());
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let uuid = attrs.annotation == Annotation::Uuid;
         let plain = attrs.annotation == Annotation::None;

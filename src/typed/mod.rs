@@ -48,6 +48,9 @@ use crate::values::{LeafData, Values};
 #[cfg(any(feature = "chrono", feature = "uuid"))]
 mod external;
 mod leaves;
+mod shred;
+
+pub use shred::Entries;
 
 #[doc(hidden)]
 pub use crate::enum_field;
@@ -252,9 +255,7 @@ impl Shredder {
             self.has_def.get(col),
             self.has_rep.get(col),
         ) else {
-            return Err(Error::invalid_argument(format!(
-                "the type has more leaf columns than its schema ({col})"
-            )));
+            return Err(too_few_columns(col));
         };
         if d {
             leaf.def_levels.push(lv.def);
@@ -337,6 +338,13 @@ impl Shredder {
             _ => 0,
         }
     }
+}
+
+#[cold]
+fn too_few_columns(col: usize) -> Error {
+    Error::invalid_argument(format!(
+        "the type has more leaf columns than its schema ({col})"
+    ))
 }
 
 /// One value of a leaf, as stored.
@@ -1023,6 +1031,23 @@ pub trait Field: Sized {
     fn field_type(ctx: &mut SchemaCtx, name: &str, repetition: Rep, attrs: &Attrs) -> Result<Type>;
     /// Stripes the value into columns `col..col + LEAVES`.
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()>;
+    /// Stripes a sequence of entries (a value, or `None` for a null or empty ancestor, with
+    /// its levels) into columns `col..col + LEAVES`, a column at a time (see `shred`): each
+    /// column gets what [`Field::write`] of each entry in turn would give it.
+    #[inline]
+    fn write_many<'a, I>(items: I, s: &mut Shredder, col: usize) -> Result<()>
+    where
+        Self: 'a,
+        I: Iterator<Item = (Option<&'a Self>, Lv)> + Clone,
+    {
+        for (v, lv) in items {
+            match v {
+                Some(v) => v.write(s, col, lv)?,
+                None => s.nulls(col, Self::LEAVES, lv)?,
+            }
+        }
+        Ok(())
+    }
     /// Binds the type to schema node `node` (its value: the node's optionality is the
     /// caller's, [`Binder::bind_field`]).
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>;
@@ -1056,6 +1081,24 @@ impl<T: Field> Field for Option<T> {
                 },
             ),
         }
+    }
+    #[inline]
+    fn write_many<'a, I>(items: I, s: &mut Shredder, col: usize) -> Result<()>
+    where
+        Self: 'a,
+        I: Iterator<Item = (Option<&'a Self>, Lv)> + Clone,
+    {
+        let present = |(v, lv): (Option<&'a Self>, Lv)| match v {
+            Some(Some(v)) => (
+                Some(v),
+                Lv {
+                    def: lv.def + 1,
+                    ..lv
+                },
+            ),
+            _ => (None, lv),
+        };
+        T::write_many(items.map(present), s, col)
     }
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         T::bind(b, node, attrs)
@@ -1164,6 +1207,17 @@ impl<T: Field + Elem> Field for Vec<T> {
     fn write(&self, s: &mut Shredder, col: usize, lv: Lv) -> Result<()> {
         write_repeated(s, col, T::LEAVES, lv, self, |s, v, at| v.write(s, col, at))
     }
+    #[inline]
+    fn write_many<'a, I>(items: I, s: &mut Shredder, col: usize) -> Result<()>
+    where
+        Self: 'a,
+        I: Iterator<Item = (Option<&'a Self>, Lv)> + Clone,
+    {
+        let entries = |(v, lv): (Option<&'a Self>, Lv)| {
+            Entries::new(v.map(|v| v.iter()), v.is_none_or(|v| v.is_empty()), lv)
+        };
+        T::write_many(items.flat_map(entries), s, col)
+    }
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         b.bind_repeated::<T, T>(node, attrs, false, "Vec<_>")
     }
@@ -1201,6 +1255,19 @@ macro_rules! map_field {
                     k.write(s, col, at)?;
                     v.write(s, col + K::LEAVES, at)
                 })
+            }
+            #[inline]
+            fn write_many<'a, I>(items: I, s: &mut Shredder, col: usize) -> Result<()>
+            where
+                Self: 'a,
+                I: Iterator<Item = (Option<&'a Self>, Lv)> + Clone,
+            {
+                // Keys, then values: a map iterates in the same order both times.
+                let empty = |m: Option<&Self>| m.is_none_or(|m| m.is_empty());
+                let keys = move |(m, lv): (Option<&'a Self>, Lv)| Entries::new(m.map(|m| m.keys()), empty(m), lv);
+                let values = move |(m, lv): (Option<&'a Self>, Lv)| Entries::new(m.map(|m| m.values()), empty(m), lv);
+                K::write_many(items.clone().flat_map(keys), s, col)?;
+                V::write_many(items.flat_map(values), s, col + K::LEAVES)
             }
             fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
                 b.bind_repeated::<K, V>(node, attrs, true, "map")

@@ -86,9 +86,7 @@ impl<T: Record, W: Sink> TypedWriter<T, W> {
             let n = rest.len().min(room).min(SLICE_LEVELS);
             let (batch, tail) = rest.split_at(n);
             self.shredder.clear();
-            for row in batch {
-                self.shredder.write_row(row)?;
-            }
+            self.shredder.write_rows(batch)?;
             let before = self.file.bytes_written();
             self.file.write_columns(&self.shredder.leaves)?;
             // write_columns writes bytes only when it closes the open row group.
