@@ -27,6 +27,8 @@
 //! `{a: None, b: []}`, column `a` gets definition levels `[1, 0]` and values `[7]`;
 //! column `b.list.element` gets definition levels `[1, 1, 0]`, repetition levels
 //! `[0, 1, 0]` and values `[1, 2]` (the test `worked_example` checks these).
+//! `write::TypedWriter` shreds each batch of rows a column at a time (`shred`:
+//! [`Field::write_many`]), which gives every column the same levels and values.
 //!
 //! Reading binds the struct to the file's schema by field name first (a [`Plan`]: which
 //! column feeds which field, with the LIST and MAP shapes of `levels::shape`, legacy ones
