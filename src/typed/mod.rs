@@ -250,15 +250,22 @@ impl Shredder {
         )
     }
 
+    /// Column `col`'s buffers, and whether it has definition and repetition levels.
     #[inline]
-    fn levels(&mut self, col: usize, lv: Lv) -> Result<&mut Values> {
-        let (Some(leaf), Some(&d), Some(&r)) = (
+    fn column(&mut self, col: usize) -> Result<(&mut LeafData, bool, bool)> {
+        match (
             self.leaves.get_mut(col),
             self.has_def.get(col),
             self.has_rep.get(col),
-        ) else {
-            return Err(too_few_columns(col));
-        };
+        ) {
+            (Some(leaf), Some(&d), Some(&r)) => Ok((leaf, d, r)),
+            _ => Err(too_few_columns(col)),
+        }
+    }
+
+    #[inline]
+    fn levels(&mut self, col: usize, lv: Lv) -> Result<&mut Values> {
+        let (leaf, d, r) = self.column(col)?;
         if d {
             leaf.def_levels.push(lv.def);
         }
@@ -472,8 +479,12 @@ impl ColumnCursor {
 
 #[cold]
 fn few_values(paths: &[String], i: usize) -> Error {
-    Error::out_of_spec("a column has fewer values than its levels say")
-        .in_column(paths.get(i).map_or("?", |s| s.as_str()))
+    Error::out_of_spec("a column has fewer values than its levels say").in_column(path_of(paths, i))
+}
+
+/// Column path `i` of `paths` ("?" past their end).
+fn path_of(paths: &[String], i: usize) -> &str {
+    paths.get(i).map_or("?", |s| s.as_str())
 }
 
 #[cold]
@@ -544,7 +555,7 @@ impl core::fmt::Debug for ColumnCursors<'_> {
 
 impl ColumnCursors<'_> {
     fn path(&self, i: usize) -> &str {
-        self.paths.get(i).map_or("?", |s| s.as_str())
+        path_of(self.paths, i)
     }
 
     #[cold]

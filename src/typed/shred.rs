@@ -13,7 +13,7 @@
 //! `{a: None, b: []}` of the module's worked example, the pass of column `b.list.element`
 //! sees `(Some(1), def 1 rep 0)`, `(Some(2), def 1 rep 1)`, `(None, def 0 rep 0)`.
 
-use super::{too_few_columns, Field, Lv, Shredder};
+use super::{Field, Lv, Shredder};
 use crate::error::Result;
 use crate::values::Values;
 
@@ -45,13 +45,7 @@ impl Shredder {
         O: ?Sized,
         I: Iterator<Item = (Option<&'a X>, Lv)>,
     {
-        let (Some(leaf), Some(&d), Some(&r)) = (
-            self.leaves.get_mut(col),
-            self.has_def.get(col),
-            self.has_rep.get(col),
-        ) else {
-            return Err(too_few_columns(col));
-        };
+        let (leaf, d, r) = self.column(col)?;
         let Some(out) = pick(&mut leaf.values) else {
             return Err(self.mismatch(col));
         };
