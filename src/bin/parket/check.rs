@@ -123,11 +123,8 @@ pub fn check(mut args: Args) -> Result<(), String> {
                     None
                 }
                 Some((part, _)) => {
-                    let delta = cc
-                        .meta_data
-                        .as_ref()
-                        .is_some_and(|m| m.encodings.contains(&Encoding::DeltaByteArray));
-                    Some(ctx.decode_pages(&mut sum, delta, Some(part)))
+                    let suffixes = cc.meta_data.as_ref().is_some_and(counts_suffixes);
+                    Some(ctx.decode_pages(&mut sum, suffixes, Some(part)))
                 }
             };
             let (p, n) = (located(i, ctx.problems), located(i, ctx.notes));
@@ -232,6 +229,14 @@ pub fn check(mut args: Args) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Whether decoding the chunk of `meta` counts its values' suffix bytes
+/// ([`PageData::suffix_bytes`]). They serve only to recognise Arrow C++'s DELTA_BYTE_ARRAY
+/// miscount: a pass over every string of the chunk, made only for a chunk that lists the
+/// encoding.
+fn counts_suffixes(meta: &ColumnMetaData) -> bool {
+    meta.encodings.contains(&Encoding::DeltaByteArray)
 }
 
 /// `v`, each prefixed with its row group `i`.
@@ -636,10 +641,7 @@ impl<'f, 'r> ChunkCheck<'f, 'r> {
             self.bad("column metadata is encrypted: cannot check".into());
             return;
         };
-        // The suffixes serve only to recognise Arrow C++'s DELTA_BYTE_ARRAY miscount: a pass
-        // over every string of the chunk, made only for a chunk that lists the encoding.
-        let delta = meta.encodings.contains(&Encoding::DeltaByteArray);
-        match self.decode_pages(sum, delta, None) {
+        match self.decode_pages(sum, counts_suffixes(meta), None) {
             Ok(pages) => self.check_decoded(cc, meta, num_rows, &pages, None),
             Err(e) => self.bad(e),
         }
