@@ -2,8 +2,9 @@
 //! `FileReader::from_bytes`: one line per file, `<checksum in hex> <path>` or
 //! `error <path>: <message>`.
 //!
-//! Built by `tests/no_std_reader.rs` with `--no-default-features`, so the parket it runs is the
-//! `#![no_std]` + `alloc` library (this program itself uses `std` only to read files and print);
+//! Built by `tests/no_std_reader.rs` with `--no-default-features` (and the features of the
+//! encodings beyond PLAIN, dictionary and RLE), so the parket it runs is the `#![no_std]` +
+//! `alloc` library (this program itself uses `std` only to read files and print);
 //! the test compares its sums with the std reader's. The sum is
 //! `tests/no_std_probe/src/checksum.rs`, which the bare-metal no_std probe links too.
 

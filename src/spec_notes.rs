@@ -15,9 +15,11 @@
 //! 5. [`plain`]: PLAIN, values back to back.
 //! 6. [`rle_hybrid`]: the RLE / bit-packing hybrid, and the legacy BIT_PACKED.
 //! 7. [`dictionary`]: dictionary page + indices, and the fallback when it overflows.
-//! 8. [`delta_binary_packed`]: DELTA_BINARY_PACKED, integers as bit-packed deltas.
-//! 9. [`delta_byte_arrays`]: DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY.
-//! 10. [`byte_stream_split`]: BYTE_STREAM_SPLIT, byte `k` of every value in stream `k`.
+//! 8. `delta_binary_packed`: DELTA_BINARY_PACKED, integers as bit-packed deltas (with the
+//!    `delta` feature).
+//! 9. `delta_byte_arrays`: DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (with `delta`).
+//! 10. `byte_stream_split`: BYTE_STREAM_SPLIT, byte `k` of every value in stream `k` (with the
+//!    `byte-stream-split` feature).
 //! 11. [`pages_v1_v2`]: the same values as a V1 and a V2 data page, byte by byte.
 //! 12. [`compression`]: the codecs, and the LZ4 framing trap.
 //! 13. [`statistics`]: min/max, sort orders, NaN and -0.0, truncation.
@@ -55,12 +57,15 @@ pub mod rle_hybrid {}
 #[doc = include_str!("../spec-notes/07-dictionary.md")]
 pub mod dictionary {}
 
+#[cfg(feature = "delta")]
 #[doc = include_str!("../spec-notes/08-delta-binary-packed.md")]
 pub mod delta_binary_packed {}
 
+#[cfg(feature = "delta")]
 #[doc = include_str!("../spec-notes/09-delta-byte-arrays.md")]
 pub mod delta_byte_arrays {}
 
+#[cfg(feature = "byte-stream-split")]
 #[doc = include_str!("../spec-notes/10-byte-stream-split.md")]
 pub mod byte_stream_split {}
 

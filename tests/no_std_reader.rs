@@ -4,8 +4,8 @@
 //! A test binary always links `std`, and cargo builds one parket per build with the union of
 //! the features asked for, so the no_std library cannot be linked into this test. Instead the
 //! test builds `examples/no_std_checksum.rs` in a cargo of its own with
-//! `--no-default-features` (parket compiled as `#![no_std]` + `alloc`, reading byte slices
-//! through `FileReader::from_bytes`), runs it over the corpus, and compares its checksum of
+//! `--no-default-features --features delta,byte-stream-split` (parket compiled as `#![no_std]`
+//! + `alloc` with every encoding, reading byte slices through `FileReader::from_bytes`), runs it over the corpus, and compares its checksum of
 //! every value of each file with the same checksum taken here through the std reader
 //! (`FileReader::new` over a `File`, pages read on demand through `Read + Seek`). The checksum
 //! (`tests/no_std_probe/src/checksum.rs`, FNV-1a over levels and values, floats by their bits)
@@ -77,7 +77,8 @@ fn std_checksum(path: &Path) -> Option<u64> {
     Some(h.finish())
 }
 
-/// Builds `examples/no_std_checksum.rs` with `--no-default-features` in a target directory of
+/// Builds `examples/no_std_checksum.rs` with `--no-default-features` (and the encodings'
+/// features) in a target directory of
 /// its own (the outer `cargo test` holds the lock of its own) and returns the binary's path.
 fn build_no_std_checksum() -> PathBuf {
     let manifest_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -89,6 +90,8 @@ fn build_no_std_checksum() -> PathBuf {
     let status = Command::new(cargo)
         .current_dir(manifest_dir)
         .args(["build", "--quiet", "--no-default-features"])
+        // Every encoding (they need no `std`), as the no_std probe links them.
+        .args(["--features", "delta,byte-stream-split"])
         .args(["--example", "no_std_checksum", "--target-dir"])
         .arg(&target)
         .status()

@@ -385,6 +385,8 @@ impl WriteOptions {
                 "encoding {encoding} is not defined for {physical} (column {path})"
             )));
         };
+        // Asked for an encoding this build leaves out: an error naming its feature.
+        crate::encoding::built_in(encoding).map_err(|e| e.in_column(path))?;
         let codec = o.codec.unwrap_or(Codec::Uncompressed);
         codec.validate()?;
         if let Some(Some(b)) = o.bloom_filter {
@@ -433,5 +435,52 @@ pub fn encoding_allowed(encoding: Encoding, physical: PhysicalType) -> bool {
         ),
         Encoding::Alp => matches!(physical, P::Float | P::Double),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A column asked for an encoding is refused, naming the encoding, the feature and the
+    /// column, when the build leaves the encoding out; resolved when it is built in.
+    #[test]
+    fn an_encoding_left_out_of_the_build_is_refused() {
+        let cases = [
+            (
+                Encoding::DeltaBinaryPacked,
+                PhysicalType::Int64,
+                cfg!(feature = "delta"),
+            ),
+            (
+                Encoding::DeltaByteArray,
+                PhysicalType::ByteArray,
+                cfg!(feature = "delta"),
+            ),
+            (
+                Encoding::ByteStreamSplit,
+                PhysicalType::Double,
+                cfg!(feature = "byte-stream-split"),
+            ),
+            (Encoding::Alp, PhysicalType::Double, cfg!(feature = "alp")),
+        ];
+        for (encoding, physical, built_in) in cases {
+            let options = WriteOptions::default().column("a.b", |c| c.encoding(encoding));
+            match options.resolve("a.b", physical) {
+                Ok(settings) => {
+                    assert!(built_in, "{encoding} resolved without its feature");
+                    assert_eq!(settings.encoding, encoding);
+                }
+                Err(e) => {
+                    assert!(!built_in, "{encoding} refused: {e}");
+                    let message = e.to_string();
+                    assert!(
+                        message.starts_with(&alloc::format!("{encoding} needs the cargo feature"))
+                            && message.contains("column a.b"),
+                        "{message}"
+                    );
+                }
+            }
+        }
     }
 }
