@@ -19,7 +19,7 @@
 //!    `delta` feature).
 //! 9. `delta_byte_arrays`: DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY (with `delta`).
 //! 10. `byte_stream_split`: BYTE_STREAM_SPLIT, byte `k` of every value in stream `k` (with the
-//!    `byte-stream-split` feature).
+//!     `byte-stream-split` feature).
 //! 11. [`pages_v1_v2`]: the same values as a V1 and a V2 data page, byte by byte.
 //! 12. [`compression`]: the codecs, and the LZ4 framing trap.
 //! 13. [`statistics`]: min/max, sort orders, NaN and -0.0, truncation.

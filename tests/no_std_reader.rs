@@ -4,8 +4,9 @@
 //! A test binary always links `std`, and cargo builds one parket per build with the union of
 //! the features asked for, so the no_std library cannot be linked into this test. Instead the
 //! test builds `examples/no_std_checksum.rs` in a cargo of its own with
-//! `--no-default-features --features delta,byte-stream-split` (parket compiled as `#![no_std]`
-//! + `alloc` with every encoding, reading byte slices through `FileReader::from_bytes`), runs it over the corpus, and compares its checksum of
+//! `--no-default-features --features delta,byte-stream-split` (parket compiled as
+//! `#![no_std]` + `alloc` with every encoding, reading byte slices through
+//! `FileReader::from_bytes`), runs it over the corpus, and compares its checksum of
 //! every value of each file with the same checksum taken here through the std reader
 //! (`FileReader::new` over a `File`, pages read on demand through `Read + Seek`). The checksum
 //! (`tests/no_std_probe/src/checksum.rs`, FNV-1a over levels and values, floats by their bits)
