@@ -413,3 +413,131 @@ fn stored_arrow_schema_decodes_with_arrow_ipc() {
     assert_eq!(theirs, s);
     assert_eq!(parket::arrow::ipc::schema_from_metadata(&value), Some(s));
 }
+
+#[path = "common/mutate.rs"]
+mod mutate;
+
+/// BYTE_ARRAY pages in DELTA_BYTE_ARRAY, DELTA_LENGTH_BYTE_ARRAY and PLAIN, which a scan
+/// writes a batch at a time straight from the page: rows picked from inside pages (the
+/// values before them passed, a DELTA_BYTE_ARRAY prefix taken from a value not read) read
+/// as pyarrow reads them. (Whole files, in batches of 333 and 8,192 rows, are in
+/// `pyarrow_files_read_as_pyarrow_reads_them`.)
+#[test]
+fn delta_strings_read_from_inside_pages() {
+    use parket::predicate::RowRanges;
+    let Some(dir) = generated() else { return };
+    let picks = [
+        0..1,
+        5..40,
+        127..129,
+        250..251,
+        400..1100,
+        1650..1760,
+        1990..2000,
+    ];
+    for name in [
+        "strings_delta_v1",
+        "strings_delta_v2",
+        "strings_delta_v2_none",
+    ] {
+        let bytes = std::fs::read(dir.join(format!("{name}.parquet"))).unwrap();
+        let (schema, expected) = read_ipc(&dir.join(format!("{name}.arrow")));
+        let all = arrow_select_concat(&schema, &expected);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        for batch in [7, 100, 8192] {
+            let rows = RowRanges::from_ranges(picks.iter().map(|r| r.start as u64..r.end as u64));
+            let ours = BatchReader::from_scan(file.scan().rows(rows).batch_size(batch))
+                .unwrap()
+                .collect::<parket::Result<Vec<_>>>()
+                .unwrap();
+            let what = format!("{name} rows {picks:?} (batches of {batch})");
+            let got: usize = ours.iter().map(|b| b.num_rows()).sum();
+            assert_eq!(got, picks.iter().map(|r| r.len()).sum::<usize>(), "{what}");
+            // Walk our batches and the picked rows of pyarrow's table side by side.
+            let (mut b, mut at) = (0, 0);
+            for r in &picks {
+                let mut row = r.start;
+                while row < r.end {
+                    while ours[b].num_rows() == at {
+                        (b, at) = (b + 1, 0);
+                    }
+                    let n = (r.end - row).min(ours[b].num_rows() - at);
+                    for (i, want) in all.iter().enumerate() {
+                        let got = ours[b].column(i).slice(at, n);
+                        let want = want.slice(row, n);
+                        assert_eq!(got.as_ref(), want.as_ref(), "{what}: column {i} row {row}");
+                    }
+                    at += n;
+                    row += n;
+                }
+            }
+        }
+    }
+}
+
+/// The bytes a ULEB128 takes at the start of `b`.
+fn uleb_len(b: &[u8]) -> usize {
+    b.iter().position(|&x| x & 0x80 == 0).unwrap() + 1
+}
+
+/// A DELTA_BYTE_ARRAY page that lies (a first prefix longer than the empty value before it)
+/// and a DELTA_LENGTH_BYTE_ARRAY page whose lengths stream is made to run over its bytes (a
+/// miniblock widened to 31-bit deltas) are errors naming the column, row group and page;
+/// neither panics.
+#[test]
+fn hostile_delta_pages_are_located_errors() {
+    let Some(dir) = generated() else { return };
+    let bytes = std::fs::read(dir.join("strings_delta_v2_none.parquet")).unwrap();
+    let l = mutate::layout(&bytes).unwrap();
+    let names = [
+        "dba",
+        "dba_bin",
+        "dba_large",
+        "dba_keys",
+        "dba_list",
+        "dlba",
+    ];
+    // The values section of the second data page of column `col` (V2 pages, uncompressed:
+    // after the levels).
+    let values_of = |col: usize| {
+        let (head, body) = l
+            .pages
+            .iter()
+            .zip(&l.chunk_of)
+            .filter(|(_, &(rg, c))| rg == 0 && c == col)
+            .map(|(p, _)| p.clone())
+            .nth(1)
+            .unwrap();
+        let (h, _) = parket::format::PageHeader::decode(&bytes[head]).unwrap();
+        let v2 = h.data_page_header_v2.unwrap();
+        body.start + (v2.definition_levels_byte_length + v2.repetition_levels_byte_length) as usize
+    };
+    for (col, what) in [(0, "prefix"), (5, "DELTA_")] {
+        let mut bad = bytes.clone();
+        // The lengths' header: block size, miniblocks, value count, first value.
+        let at = values_of(col);
+        let mut p = at + uleb_len(&bad[at..]);
+        p += uleb_len(&bad[p..]);
+        p += uleb_len(&bad[p..]);
+        if col == 0 {
+            // Every page's first prefix is 0 (the value before it is empty).
+            assert_eq!(bad[p], 0, "first prefix length");
+            bad[p] = 10; // zigzag 5
+        } else {
+            p += uleb_len(&bad[p..]); // first length
+            p += uleb_len(&bad[p..]); // min delta
+            bad[p] = 31; // first miniblock: 31-bit deltas
+        }
+        let file = FileReader::from_bytes(&bad).unwrap();
+        for batch in [50, 8192] {
+            let scan = file.scan().columns(&[names[col]]).batch_size(batch);
+            let r: parket::Result<Vec<_>> = BatchReader::from_scan(scan).unwrap().collect();
+            let e = r.expect_err("a hostile page").to_string();
+            assert!(
+                e.contains(what) && e.contains(names[col]) && e.contains("page 1"),
+                "{}: {e}",
+                names[col]
+            );
+        }
+    }
+}

@@ -195,13 +195,15 @@ pub(crate) fn decode_lengths(
     // A bit width of 0 holds any number of lengths in a few bytes: room for them, fallibly.
     crate::limits::reserve(out, num_values, "the byte array lengths of a page")?;
     // Keep the 32-bit pattern; negative lengths show up as values above i32::MAX.
-    let consumed = variant::decode(input, num_values, out, 32, true, |v| v as u32 as usize)?;
+    let (consumed, maybe_negative) = variant::decode_lengths(input, num_values, out)?;
     let lengths = out.get(start..).unwrap_or(&[]);
-    if let Some(&bad) = lengths.iter().find(|&&l| l > i32::MAX as usize) {
-        return Err(Error::out_of_range(
-            "negative byte array length",
-            bad as u32 as i32 as i64,
-        ));
+    if maybe_negative {
+        if let Some(&bad) = lengths.iter().find(|&&l| l > i32::MAX as usize) {
+            return Err(Error::out_of_range(
+                "negative byte array length",
+                bad as u32 as i32 as i64,
+            ));
+        }
     }
     Ok(consumed)
 }
@@ -219,6 +221,7 @@ use fast as variant;
 #[cfg(not(parket_opt_size))]
 mod fast {
     pub(super) use super::decode_into as decode;
+    pub(super) use super::decode_lengths_u32 as decode_lengths;
 }
 
 /// The decoder of builds for size.
@@ -247,6 +250,19 @@ mod compact {
         r
     }
 
+    /// The lengths of DELTA_LENGTH_BYTE_ARRAY / DELTA_BYTE_ARRAY through [`decode`]: any of
+    /// them may be negative (the caller looks).
+    pub(super) fn decode_lengths(
+        input: &[u8],
+        num_values: usize,
+        out: &mut Vec<usize>,
+    ) -> Result<(usize, bool)> {
+        Ok((
+            decode(input, num_values, out, 32, true, |v| v as u32 as usize)?,
+            true,
+        ))
+    }
+
     /// The one instance of [`decode_into`] that [`decode`] calls (not generic, so its
     /// callers share it).
     fn decode_u64(
@@ -271,6 +287,113 @@ fn decode_into<T>(
     bits: u32,
     exact: bool,
     conv: impl Fn(u64) -> T,
+) -> Result<usize> {
+    let mut buf = [0u64; CHUNK];
+    let miniblock = |data: &[u8], width, todo, min_delta, last: &mut u64, out: &mut Vec<T>| {
+        miniblock64(data, width, todo, min_delta, last, out, &mut buf, &conv);
+    };
+    decode_with(input, num_values, out, bits, exact, &conv, miniblock)
+}
+
+/// The values `todo` of a miniblock of `width`-bit deltas at the start of `data` (the bytes
+/// after it too: see [`decode_with`]), each the one before (`last`) plus `min_delta` plus its
+/// delta, as `conv` makes them: unpacked `CHUNK` at a time into `buf`.
+#[inline(always)]
+fn miniblock64<T>(
+    data: &[u8],
+    width: u32,
+    mut todo: usize,
+    min_delta: u64,
+    last: &mut u64,
+    out: &mut Vec<T>,
+    buf: &mut [u64; CHUNK],
+    conv: &impl Fn(u64) -> T,
+) {
+    let mut done = 0;
+    let mut v = *last;
+    while todo > 0 {
+        let n = todo.min(CHUNK);
+        // `done` is a multiple of CHUNK, so the chunk starts on a byte.
+        let from = packed_len(done, width);
+        let src = data.get(from..).unwrap_or(&[]);
+        let deltas = &mut buf[..n];
+        unpack64(src, width, deltas);
+        out.extend(deltas.iter().map(|&d| {
+            v = v.wrapping_add(min_delta).wrapping_add(d);
+            conv(v)
+        }));
+        done += n;
+        todo -= n;
+    }
+    *last = v;
+}
+
+/// The byte array lengths of [`decode_lengths`] in default builds: deltas of up to 32 bits
+/// (every writer's: lengths are below 2^31) unpacked as `u32` and summed in `u32`, the
+/// lengths' high bits gathered as they go by instead of looked for after; wider deltas as
+/// [`decode_into`] does. Returns the bytes used and whether a length may be negative (above
+/// `i32::MAX`), which the caller then finds.
+#[cfg(any(not(parket_opt_size), test))]
+fn decode_lengths_u32(
+    input: &[u8],
+    num_values: usize,
+    out: &mut Vec<usize>,
+) -> Result<(usize, bool)> {
+    let conv = |v: u64| v as u32 as usize;
+    let mut buf = [0u64; CHUNK];
+    let mut buf32 = [0u32; CHUNK];
+    let mut high = 0u32;
+    let miniblock = |data: &[u8],
+                     width,
+                     mut todo: usize,
+                     min_delta: u64,
+                     last: &mut u64,
+                     out: &mut Vec<usize>| {
+        if width > 32 {
+            let start = out.len();
+            miniblock64(data, width, todo, min_delta, last, out, &mut buf, &conv);
+            high |= out
+                .get(start..)
+                .unwrap_or(&[])
+                .iter()
+                .fold(0, |h, &l| h | l as u32);
+            return;
+        }
+        // Sums modulo 2^32: a length is the low 32 bits of the 64-bit sum.
+        let (mut v, min) = (*last as u32, min_delta as u32);
+        let mut done = 0;
+        while todo > 0 {
+            let n = todo.min(CHUNK);
+            let src = data.get(packed_len(done, width)..).unwrap_or(&[]);
+            let deltas = &mut buf32[..n];
+            crate::bytes::bitpack::unpack32(src, width, deltas);
+            out.extend(deltas.iter().map(|&d| {
+                v = v.wrapping_add(min).wrapping_add(d);
+                high |= v;
+                v as usize
+            }));
+            done += n;
+            todo -= n;
+        }
+        *last = u64::from(v);
+    };
+    let start = out.len();
+    let used = decode_with(input, num_values, out, 32, true, &conv, miniblock)?;
+    // The first value is the header's.
+    high |= out.get(start).map_or(0, |&l| l as u32);
+    Ok((used, high > i32::MAX as u32))
+}
+
+/// [`decode_into`] with each miniblock's values made by `miniblock` (its bytes and those
+/// after, bit width, values wanted, min delta, the value before, the output).
+fn decode_with<T>(
+    input: &[u8],
+    num_values: usize,
+    out: &mut Vec<T>,
+    bits: u32,
+    exact: bool,
+    conv: &impl Fn(u64) -> T,
+    mut miniblock: impl FnMut(&[u8], u32, usize, u64, &mut u64, &mut Vec<T>),
 ) -> Result<usize> {
     let mut c = Cursor::new(input);
     let h = header(&mut c)?;
@@ -309,7 +432,6 @@ fn decode_into<T>(
     // Values accounted for (written or skipped), the first value included.
     let mut seen: u64 = 1;
     let per_miniblock = h.values_per_miniblock();
-    let mut buf = [0u64; CHUNK];
     while seen < total {
         let min_delta = c.zigzag("DELTA_BINARY_PACKED min delta")? as u64;
         let widths = c.take(
@@ -344,22 +466,10 @@ fn decode_into<T>(
             let in_miniblock = (total - seen).min(per_miniblock as u64) as usize;
             seen += in_miniblock as u64;
             // Values of this miniblock to write (the rest is only skipped).
-            let mut todo = (want.min(in_miniblock as u64)) as usize;
+            let todo = (want.min(in_miniblock as u64)) as usize;
             want -= todo as u64;
-            let mut done = 0;
-            while todo > 0 {
-                let n = todo.min(CHUNK);
-                // `done` is a multiple of CHUNK, so the chunk starts on a byte.
-                let from = packed_len(done, width);
-                let src = data.get(from..).unwrap_or(&[]);
-                let deltas = &mut buf[..n];
-                unpack64(src, width, deltas);
-                out.extend(deltas.iter().map(|&d| {
-                    last = last.wrapping_add(min_delta).wrapping_add(d);
-                    conv(last)
-                }));
-                done += n;
-                todo -= n;
+            if todo > 0 {
+                miniblock(data, width, todo, min_delta, &mut last, out);
             }
         }
     }
@@ -887,6 +997,16 @@ mod tests {
             both!(i32, 32, false, |v| v as u32 as i32);
             both!(i64, 64, false, |v| v as i64);
             both!(usize, 32, true, |v| v as u32 as usize);
+            // The lengths decoder of default builds: the same, and it says when a length
+            // may be negative whenever one is.
+            let mut x = Vec::new();
+            let rx = decode_lengths_u32(&data, n, &mut x);
+            let mut y = Vec::new();
+            let ry = compact::decode_lengths(&data, n, &mut y);
+            if let Ok((_, maybe)) = &rx {
+                prop_assert!(*maybe || x.iter().all(|&l| l <= i32::MAX as usize));
+            }
+            same((rx.map(|r| r.0), x), (ry.map(|r| r.0), y))?;
         }
 
         #[test]

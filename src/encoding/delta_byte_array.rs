@@ -96,20 +96,22 @@ pub fn decode_with_limit(
             ))
         }
     };
-    let parts = Parts::decode(input, num_values, width, max_bytes)?;
+    let mut page = Pending::default();
+    let consumed = page.load(input, num_values, width, max_bytes)?;
     match out {
-        Values::ByteArray(b) => parts.write_byte_arrays(b)?,
-        Values::FixedLenByteArray(f) => parts.write_fixed(f)?,
+        Values::ByteArray(b) => page.take(input, 0..num_values, b)?,
+        Values::FixedLenByteArray(f) => page.take_fixed(input, f)?,
         _ => {}
     }
-    Ok(parts.consumed)
+    Ok(consumed)
 }
 
 /// [`decode`] into a [`ByteArrays`].
 pub fn decode_byte_arrays(input: &[u8], num_values: usize, out: &mut ByteArrays) -> Result<usize> {
-    let parts = Parts::decode(input, num_values, None, Limits::default().page_bytes)?;
-    parts.write_byte_arrays(out)?;
-    Ok(parts.consumed)
+    let mut page = Pending::default();
+    let consumed = page.load(input, num_values, None, Limits::default().page_bytes)?;
+    page.take(input, 0..num_values, out)?;
+    Ok(consumed)
 }
 
 /// 16 bytes of ones, then 16 of zeros: the 16 bytes from `16 - p` on, little endian, are a
@@ -135,33 +137,53 @@ fn keep(p: usize) -> u128 {
     )
 }
 
-/// The decoded, validated streams, before any value is written.
-struct Parts<'a> {
+/// A section of DELTA_BYTE_ARRAY whose two length streams are decoded and checked, and whose
+/// values are written a range at a time ([`Pending::take`]), in order: a reader handing out
+/// batches writes each batch's values straight into it, instead of the page's into a buffer
+/// of its own first. It holds the value before the next one, whose prefix that one may
+/// share. The section's bytes are not kept: each call is given them again. The vectors are
+/// reused from section to section.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pending {
     prefixes: Vec<usize>,
     suffix_lengths: Vec<usize>,
-    suffixes: &'a [u8],
-    total: usize,
-    consumed: usize,
+    /// Where the suffixes are in the section.
+    suffixes: core::ops::Range<usize>,
+    /// The next value to write, and where its suffix starts in the suffixes.
+    next: usize,
+    at: usize,
+    /// The value before `next` (empty before the first).
+    previous: Vec<u8>,
 }
 
-impl<'a> Parts<'a> {
-    fn decode(
-        input: &'a [u8],
+impl Pending {
+    /// Decodes and checks the streams of the `num_values` values at the start of `input`:
+    /// every prefix within the value before it, the suffixes within the input, every value
+    /// `width` bytes long when `width` is given, and the values' bytes at most `max_bytes`
+    /// in all. Returns the bytes the section takes. Nothing is written.
+    pub(crate) fn load(
+        &mut self,
+        input: &[u8],
         num_values: usize,
         width: Option<usize>,
         max_bytes: u64,
-    ) -> Result<Self> {
-        let mut prefixes = Vec::new();
-        let prefix_len = delta_binary_packed::decode_lengths(input, num_values, &mut prefixes)?;
+    ) -> Result<usize> {
+        self.prefixes.clear();
+        self.suffix_lengths.clear();
+        self.suffixes = 0..0;
+        self.next = 0;
+        self.at = 0;
+        self.previous.clear();
+        let prefix_len =
+            delta_binary_packed::decode_lengths(input, num_values, &mut self.prefixes)?;
         let rest = input.get(prefix_len..).unwrap_or(&[]);
-        let mut suffix_lengths = Vec::new();
         let (suffixes, suffix_len) =
-            delta_length_byte_array::decode_parts(rest, num_values, &mut suffix_lengths)
+            delta_length_byte_array::decode_parts(rest, num_values, &mut self.suffix_lengths)
                 .map_err(|e| e.at_offset(prefix_len as u64))?;
-        // Validate every value and add up the output before allocating it.
+        // Validate every value and add up the output before anything is written.
         let mut previous = 0usize;
         let mut total = 0u64;
-        for (&p, &s) in prefixes.iter().zip(&suffix_lengths) {
+        for (&p, &s) in self.prefixes.iter().zip(&self.suffix_lengths) {
             if p > previous {
                 return Err(Error::out_of_range(
                     "DELTA_BYTE_ARRAY prefix length (longer than the previous value)",
@@ -188,106 +210,224 @@ impl<'a> Parts<'a> {
             }
             previous = len;
         }
-        let total = usize::try_from(total).map_err(|_| {
-            Error::limit("DELTA_BYTE_ARRAY decoded bytes", total, usize::MAX as u64)
-        })?;
-        Ok(Parts {
+        if usize::try_from(total).is_err() {
+            return Err(Error::limit(
+                "DELTA_BYTE_ARRAY decoded bytes",
+                total,
+                usize::MAX as u64,
+            ));
+        }
+        // The suffixes end the section.
+        let end = prefix_len + suffix_len;
+        self.suffixes = end - suffixes.len()..end;
+        Ok(prefix_len + suffix_len)
+    }
+
+    /// How many values the section holds.
+    pub(crate) fn len(&self) -> usize {
+        self.prefixes.len()
+    }
+
+    /// Moves to value `i` (at or after the next one; back to the first when before it)
+    /// without writing: the values passed are only built as `previous`.
+    fn seek(&mut self, suffixes: &[u8], i: usize) {
+        if i < self.next {
+            self.next = 0;
+            self.at = 0;
+            self.previous.clear();
+        }
+        let end = i.min(self.len());
+        let from = self.next.min(end);
+        let prefixes = self.prefixes.get(from..end).unwrap_or(&[]);
+        let lengths = self.suffix_lengths.get(from..end).unwrap_or(&[]);
+        for (&p, &s) in prefixes.iter().zip(lengths) {
+            self.previous.truncate(p);
+            let suffix = suffixes.get(self.at..self.at + s).unwrap_or(&[]);
+            self.previous.extend_from_slice(suffix);
+            self.at += s;
+        }
+        self.next = end;
+    }
+
+    /// Appends values `range` of the section `input` (the bytes [`Pending::load`] was given)
+    /// to `out`. Ranges are taken in order; one that starts past the next value passes the
+    /// values between, one before it starts again from the first.
+    pub(crate) fn take(
+        &mut self,
+        input: &[u8],
+        range: core::ops::Range<usize>,
+        out: &mut ByteArrays,
+    ) -> Result<()> {
+        let suffixes = input.get(self.suffixes.clone()).unwrap_or(&[]);
+        self.seek(suffixes, range.start);
+        let end = range.end.min(self.len()).max(self.next);
+        let (prefixes, lengths) = self.range(end);
+        let bytes: usize = prefixes.iter().zip(lengths).map(|(&p, &s)| p + s).sum();
+        let (offsets, data) = out.parts_mut();
+        reserve(offsets, prefixes.len(), "the values of a page")?;
+        // The bytes that `write`'s block copies may write past the values.
+        reserve(data, bytes + SHORT.max(16), "the values of a page")?;
+        let start = data.len();
+        self.at = write(
             prefixes,
-            suffix_lengths,
+            lengths,
             suffixes,
-            total,
-            consumed: prefix_len + suffix_len,
-        })
+            self.at,
+            &self.previous,
+            data,
+            |o| offsets.push(o),
+        );
+        self.keep_last(data, start, end);
+        Ok(())
     }
 
-    /// Makes room, fallibly, for the values' bytes (and the 16 that [`Parts::write`]'s block
-    /// copies may write past them): counted by `decode`, they may be far more than the input.
-    fn reserve(&self, data: &mut Vec<u8>) -> Result<()> {
-        reserve(data, self.total + 16, "the values of a page")
+    /// Appends every value of the section to `out` (each of the width `load` checked).
+    fn take_fixed(&mut self, input: &[u8], out: &mut FixedLenByteArrays) -> Result<()> {
+        let suffixes = input.get(self.suffixes.clone()).unwrap_or(&[]);
+        let end = self.len();
+        let (prefixes, lengths) = self.range(end);
+        let bytes: usize = prefixes.iter().zip(lengths).map(|(&p, &s)| p + s).sum();
+        let data = out.data_mut();
+        reserve(data, bytes + SHORT.max(16), "the values of a page")?;
+        self.at = write(prefixes, lengths, suffixes, 0, &[], data, |_| {});
+        self.next = end;
+        Ok(())
     }
 
-    /// Appends the values to `data` (each value's prefix is copied from the previous value),
-    /// calling `end` after each. Infallible: `decode` checked everything.
-    ///
-    /// Values of up to 16 bytes (codes, flags, short names: the common case) are built in a
-    /// `u128` and appended as one 16-byte block with the buffer truncated back: no `memcpy`
-    /// call, and after a short value no read of bytes just written (reading back a value
-    /// stored a moment before stalls on store forwarding). The value is a byte blend of two
-    /// 16-byte words: its first `p` bytes from the previous value, the rest from the 16 input
-    /// bytes that start `p` bytes before its suffix, so that the suffix lands at byte `p`:
-    ///
-    /// ```text
-    /// previous "axis", p = 2, suffix "le" (at 4 in "axislebabble…")
-    /// input from 4 - 2:  "is" "le" "babble…"      keep(2) = ff ff 00 00 …
-    /// value = previous & keep | input & !keep = "ax" "le" "ba…"  (then truncated to 4)
-    /// ```
-    ///
-    /// The bytes before a suffix are there: every value's bytes came from the suffixes before
-    /// it, so a prefix is never longer than the suffix bytes already passed. Longer values
-    /// copy their prefix from `data` and their suffix by length.
-    fn write(&self, data: &mut Vec<u8>, mut end: impl FnMut(usize)) {
-        data.reserve(self.total + 16);
-        let mut previous = data.len()..data.len();
-        // The previous value's first 16 bytes, little endian (beyond its length: anything),
-        // when it is at most 16 bytes long.
-        let mut last = 0u128;
-        let suffixes = self.suffixes;
-        // Where the next suffix starts in `suffixes`.
-        let mut at = 0;
-        for (&p, &s) in self.prefixes.iter().zip(&self.suffix_lengths) {
-            let start = data.len();
-            // p <= previous.len() and s <= the suffix bytes left were checked in `decode`.
-            let Some(suffix) = suffixes.get(at..at + s) else {
-                break;
-            };
-            let len = p + s;
-            let block = at
-                .checked_sub(p)
-                .and_then(|from| suffixes.get(from..))
-                .and_then(|b| b.first_chunk::<16>());
-            match block {
-                Some(&block) if len <= 16 => {
-                    if previous.len() > 16 {
-                        // The previous value is only in `data`: its first 16 bytes.
-                        let at = data.get(previous.start..).and_then(|d| d.first_chunk());
-                        last = u128::from_le_bytes(at.copied().unwrap_or([0; 16]));
-                    }
-                    let keep = keep(p);
-                    last = (last & keep) | (u128::from_le_bytes(block) & !keep);
-                    data.extend_from_slice(&last.to_le_bytes());
-                    data.truncate(start + len);
-                }
-                _ => {
-                    let prefix = previous.start..previous.start + p.min(previous.len());
-                    data.extend_from_within(prefix);
-                    data.extend_from_slice(suffix);
-                    // Near the end of the suffixes (fewer than 16 bytes left).
-                    if len <= 16 {
-                        let mut bytes = [0u8; 16];
-                        bytes[..len].copy_from_slice(data.get(start..).unwrap_or(&[0; 16][..len]));
-                        last = u128::from_le_bytes(bytes);
-                    }
-                }
-            }
-            at += s;
-            previous = start..data.len();
-            end(data.len());
+    /// The prefix and suffix lengths of the values from the next one to `end`.
+    fn range(&self, end: usize) -> (&[usize], &[usize]) {
+        (
+            self.prefixes.get(self.next..end).unwrap_or(&[]),
+            self.suffix_lengths.get(self.next..end).unwrap_or(&[]),
+        )
+    }
+
+    /// After values `..end` were written to `data` from `start` on: the last of them becomes
+    /// `previous`.
+    fn keep_last(&mut self, data: &[u8], start: usize, end: usize) {
+        if end > self.next {
+            let len = self.prefixes.get(end - 1).copied().unwrap_or(0)
+                + self.suffix_lengths.get(end - 1).copied().unwrap_or(0);
+            let last = data
+                .get(data.len().saturating_sub(len).max(start)..)
+                .unwrap_or(&[]);
+            self.previous.clear();
+            self.previous.extend_from_slice(last);
+            self.next = end;
         }
     }
+}
 
-    fn write_byte_arrays(&self, out: &mut ByteArrays) -> Result<()> {
-        let (offsets, data) = out.parts_mut();
-        reserve(offsets, self.prefixes.len(), "the values of a page")?;
-        self.reserve(data)?;
-        self.write(data, |o| offsets.push(o));
-        Ok(())
+/// Appends the values of prefix lengths `prefixes` and suffix lengths `lengths` to `data`
+/// (each value's prefix is copied from the previous value, the first one's from `previous`),
+/// their suffixes from `suffixes` at `at` on; calls `end` after each. Returns where the
+/// suffixes of the values after them start. Never panics; the caller checked the lengths
+/// ([`Pending::load`]) and reserved the values' bytes and [`SHORT`] (at least 16) more.
+///
+/// Values of up to 16 bytes (codes, flags, short names: the common case) are built in a
+/// `u128` and appended as one 16-byte block with the buffer truncated back: no `memcpy`
+/// call, and after a short value no read of bytes just written (reading back a value
+/// stored a moment before stalls on store forwarding). The value is a byte blend of two
+/// 16-byte words: its first `p` bytes from the previous value, the rest from the 16 input
+/// bytes that start `p` bytes before its suffix, so that the suffix lands at byte `p`:
+///
+/// ```text
+/// previous "axis", p = 2, suffix "le" (at 4 in "axislebabble…")
+/// input from 4 - 2:  "is" "le" "babble…"      keep(2) = ff ff 00 00 …
+/// value = previous & keep | input & !keep = "ax" "le" "ba…"  (then truncated to 4)
+/// ```
+///
+/// The bytes before a suffix are there: every value's bytes came from the suffixes before
+/// it, so a prefix is never longer than the suffix bytes already passed. Longer values
+/// copy their prefix from `data` and their suffix by length.
+fn write(
+    prefixes: &[usize],
+    lengths: &[usize],
+    suffixes: &[u8],
+    mut at: usize,
+    previous: &[u8],
+    data: &mut Vec<u8>,
+    mut end: impl FnMut(usize),
+) -> usize {
+    let (Some((&p0, prefixes)), Some((&s0, lengths))) =
+        (prefixes.split_first(), lengths.split_first())
+    else {
+        return at;
+    };
+    // The first value: its prefix from `previous` (the value before the range).
+    let start = data.len();
+    data.extend_from_slice(previous.get(..p0).unwrap_or(previous));
+    data.extend_from_slice(suffixes.get(at..at + s0).unwrap_or(&[]));
+    at += s0;
+    end(data.len());
+    let mut previous = start..data.len();
+    // The previous value's first 16 bytes, little endian (beyond its length: anything),
+    // when it is at most 16 bytes long.
+    let mut last = first16(data, previous.start);
+    for (&p, &s) in prefixes.iter().zip(lengths) {
+        let start = data.len();
+        // p <= previous.len() and s <= the suffix bytes left were checked in `load`.
+        let Some(suffix) = suffixes.get(at..at + s) else {
+            break;
+        };
+        let len = p + s;
+        let block = at
+            .checked_sub(p)
+            .and_then(|from| suffixes.get(from..))
+            .and_then(|b| b.first_chunk::<16>());
+        match block {
+            Some(&block) if len <= 16 => {
+                if previous.len() > 16 {
+                    // The previous value is only in `data`: its first 16 bytes.
+                    let at = data.get(previous.start..).and_then(|d| d.first_chunk());
+                    last = u128::from_le_bytes(at.copied().unwrap_or([0; 16]));
+                }
+                let keep = keep(p);
+                last = (last & keep) | (u128::from_le_bytes(block) & !keep);
+                data.extend_from_slice(&last.to_le_bytes());
+                data.truncate(start + len);
+            }
+            _ => {
+                // The prefix: a block of the previous value's first 16 bytes cut to `p`
+                // when it is that short (most are), else by length; the suffix as a block
+                // when it is short (`extend_short`): no `memcpy` call for a value of up to
+                // 16 + 48 bytes, the common long value (ids, names, short text).
+                let head = data
+                    .get(previous.start..)
+                    .and_then(|d| d.first_chunk::<16>())
+                    .copied();
+                match head {
+                    _ if p == 0 => {}
+                    Some(head) if p <= 16 => {
+                        data.extend_from_slice(&head);
+                        data.truncate(start + p);
+                    }
+                    _ => data.extend_from_within(previous.start..previous.start + p),
+                }
+                if extend_short(data, suffixes.get(at..).unwrap_or(&[]), s).is_none() {
+                    data.extend_from_slice(suffix);
+                }
+                // Near the end of the suffixes (fewer than 16 bytes left).
+                if len <= 16 {
+                    last = first16(data, start);
+                }
+            }
+        }
+        at += s;
+        previous = start..data.len();
+        end(data.len());
     }
+    at
+}
 
-    fn write_fixed(&self, out: &mut FixedLenByteArrays) -> Result<()> {
-        self.reserve(out.data_mut())?;
-        self.write(out.data_mut(), |_| {});
-        Ok(())
-    }
+/// The 16 bytes of `data` from `at` on, little endian, zeros past its end.
+#[inline]
+fn first16(data: &[u8], at: usize) -> u128 {
+    let mut bytes = [0u8; 16];
+    let from = data.get(at..).unwrap_or(&[]);
+    let n = from.len().min(16);
+    bytes[..n].copy_from_slice(&from[..n]);
+    u128::from_le_bytes(bytes)
 }
 
 /// Appends the encoding of `values` (BYTE_ARRAY or FIXED_LEN_BYTE_ARRAY). A value longer than

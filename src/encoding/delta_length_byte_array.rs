@@ -125,6 +125,78 @@ pub(crate) fn decode_parts<'a>(
     Ok((rest.get(..total).unwrap_or(&[]), lengths_len + total))
 }
 
+/// A section of DELTA_LENGTH_BYTE_ARRAY whose lengths are decoded and checked against its
+/// bytes, and whose values are written a range at a time ([`Pending::take`]), in order: a
+/// reader handing out batches copies each batch's values straight into it. The section's
+/// bytes are not kept: each call is given them again. The lengths vector is reused from
+/// section to section.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pending {
+    lengths: Vec<usize>,
+    /// Where the values' bytes are in the section.
+    data: core::ops::Range<usize>,
+    /// The next value to write, and where its bytes start in the values' bytes.
+    next: usize,
+    at: usize,
+}
+
+impl Pending {
+    /// Decodes and checks the lengths of the `num_values` values at the start of `input`
+    /// (as [`decode`] does); returns the bytes the section takes. Nothing is written.
+    pub(crate) fn load(&mut self, input: &[u8], num_values: usize) -> Result<usize> {
+        self.lengths.clear();
+        self.next = 0;
+        self.at = 0;
+        let (data, consumed) = decode_parts(input, num_values, &mut self.lengths)?;
+        self.data = consumed - data.len()..consumed;
+        Ok(consumed)
+    }
+
+    /// How many values the section holds.
+    pub(crate) fn len(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// Appends values `range` of the section `input` (the bytes [`Pending::load`] was given)
+    /// to `out`: one copy of their bytes. Ranges are taken in order; one that starts past the
+    /// next value passes the values between, one before it starts again from the first.
+    pub(crate) fn take(
+        &mut self,
+        input: &[u8],
+        range: core::ops::Range<usize>,
+        out: &mut ByteArrays,
+    ) -> Result<()> {
+        if range.start < self.next {
+            self.next = 0;
+            self.at = 0;
+        }
+        let start = range.start.min(self.len());
+        let passed = self.lengths.get(self.next..start).unwrap_or(&[]);
+        self.at += passed.iter().sum::<usize>();
+        self.next = self.next.max(start);
+        let end = range.end.min(self.len()).max(self.next);
+        let lengths = self.lengths.get(self.next..end).unwrap_or(&[]);
+        let bytes: usize = lengths.iter().sum();
+        // `load` checked that the lengths add up to at most the section's bytes.
+        let values = input
+            .get(self.data.clone())
+            .and_then(|d| d.get(self.at..self.at + bytes))
+            .unwrap_or(&[]);
+        let (offsets, data) = out.parts_mut();
+        crate::limits::reserve(offsets, lengths.len(), "the values of a page")?;
+        crate::limits::reserve(data, values.len(), "the values of a page")?;
+        let mut o = data.len();
+        data.extend_from_slice(values);
+        offsets.extend(lengths.iter().map(|&l| {
+            o += l;
+            o
+        }));
+        self.at += bytes;
+        self.next = end;
+        Ok(())
+    }
+}
+
 /// Appends the encoding of `values` (BYTE_ARRAY only).
 pub fn encode(values: ValuesRef<'_>, out: &mut Vec<u8>) -> Result<()> {
     match values {

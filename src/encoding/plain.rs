@@ -235,6 +235,16 @@ mod compact {
 /// `extend_short`'s block copies need.
 fn decode_byte_array(input: &[u8], num_values: usize, out: &mut ByteArrays) -> Result<usize> {
     let room = room_after_prefixes(input, num_values)?;
+    append_byte_array(input, num_values, room, out)
+}
+
+/// [`decode_byte_array`] with room reserved for `room` bytes of values (and the slack).
+fn append_byte_array(
+    input: &[u8],
+    num_values: usize,
+    room: usize,
+    out: &mut ByteArrays,
+) -> Result<usize> {
     let (offsets, data) = out.parts_mut();
     let (first, base) = (offsets.len(), data.len());
     offsets.reserve(num_values);
@@ -257,6 +267,75 @@ fn decode_byte_array(input: &[u8], num_values: usize, out: &mut ByteArrays) -> R
         rest = tail.get(len..).unwrap_or(&[]);
     }
     Ok(input.len() - rest.len())
+}
+
+/// A section of PLAIN BYTE_ARRAY values checked (every length within the bytes), whose values
+/// are written a range at a time ([`Pending::take`]), in order: a reader handing out batches
+/// copies each batch's values straight into it. The section's bytes are not kept: each call
+/// is given them again.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pending {
+    len: usize,
+    /// The next value to write, and where its length prefix is in the section.
+    next: usize,
+    pos: usize,
+}
+
+impl Pending {
+    /// Checks the `num_values` values at the start of `input` (as [`decode`] does); returns
+    /// the bytes they take. Nothing is written.
+    pub(crate) fn load(&mut self, input: &[u8], num_values: usize) -> Result<usize> {
+        *self = Pending::default();
+        room_after_prefixes(input, num_values)?;
+        let mut rest = input;
+        for _ in 0..num_values {
+            let Some((len, tail)) = split_value(rest) else {
+                return Err(value_error(input, input.len() - rest.len()));
+            };
+            rest = tail.get(len..).unwrap_or(&[]);
+        }
+        self.len = num_values;
+        Ok(input.len() - rest.len())
+    }
+
+    /// Where the value after the one whose prefix is at `pos` starts, and its length.
+    fn step(input: &[u8], pos: usize) -> Result<(usize, usize)> {
+        let (len, _) = value_at(input, pos)?;
+        Ok((pos + 4 + len, len))
+    }
+
+    /// Appends values `range` of the section `input` (the bytes [`Pending::load`] was given)
+    /// to `out`. Ranges are taken in order; one that starts past the next value passes the
+    /// values between, one before it starts again from the first.
+    pub(crate) fn take(
+        &mut self,
+        input: &[u8],
+        range: core::ops::Range<usize>,
+        out: &mut ByteArrays,
+    ) -> Result<()> {
+        if range.start < self.next {
+            self.next = 0;
+            self.pos = 0;
+        }
+        let start = range.start.min(self.len);
+        while self.next < start {
+            self.pos = Self::step(input, self.pos)?.0;
+            self.next += 1;
+        }
+        let end = range.end.min(self.len).max(self.next);
+        // The values' bytes, for an exact reservation (not the rest of the page).
+        let (mut pos, mut bytes) = (self.pos, 0);
+        for _ in self.next..end {
+            let (after, len) = Self::step(input, pos)?;
+            pos = after;
+            bytes += len;
+        }
+        let from = input.get(self.pos..).unwrap_or(&[]);
+        append_byte_array(from, end - self.next, bytes, out)?;
+        self.pos = pos;
+        self.next = end;
+        Ok(())
+    }
 }
 
 /// The length of the PLAIN BYTE_ARRAY value at the start of `rest` and the bytes after its

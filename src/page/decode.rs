@@ -112,6 +112,7 @@ use crate::limits::{reserve, Limits};
 use crate::schema::ColumnDescriptor;
 use crate::values::{LeafData, Values, ValuesRef};
 use alloc::borrow::Cow;
+use pending::PendingBytes;
 
 /// What the page layer needs to know about a column: its physical type and its levels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,6 +231,8 @@ pub struct PageDecoder<'a> {
     /// the last data page's are when they were: its values section and how many values.
     defer_plain: bool,
     plain: Option<(PlainSection<'a>, usize)>,
+    /// The cursor over the last data page's BYTE_ARRAY values when they were left encoded.
+    pending: PendingBytes,
 }
 
 /// Where the PLAIN fixed-width values of a page left encoded are: in the decompressed page
@@ -387,6 +390,7 @@ impl<'a> PageDecoder<'a> {
             deferred: false,
             defer_plain: false,
             plain: None,
+            pending: PendingBytes::default(),
         }
     }
 
@@ -396,7 +400,10 @@ impl<'a> PageDecoder<'a> {
     /// decodes as usual, into its error): the caller copies the ones it wants with
     /// [`PageDecoder::gather_plain`]. A scan taking a few rows of a page then decodes those,
     /// not the page, and one taking every row copies them once instead of twice. Bodies that
-    /// neither outlive the decoder nor were decompressed are decoded as usual.
+    /// neither outlive the decoder nor were decompressed are decoded as usual. So are
+    /// BYTE_ARRAY values in PLAIN, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY, checked
+    /// whole when the page is read (an error is the page's), then written a range at a time,
+    /// in order ([`pending`]).
     ///
     /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
     pub(crate) fn defer_plain(&mut self, defer: bool) {
@@ -408,10 +415,11 @@ impl<'a> PageDecoder<'a> {
         self.plain.as_ref().map(|(_, n)| *n)
     }
 
-    /// Appends the values `range` of the last data page's deferred PLAIN values (see
-    /// [`PageDecoder::defer_plain`]) to `out`.
+    /// Appends the values `range` of the last data page's deferred values (see
+    /// [`PageDecoder::defer_plain`]) to `out`. BYTE_ARRAY ranges are taken in order (one
+    /// before the last taken starts the page again).
     pub(crate) fn gather_plain(
-        &self,
+        &mut self,
         range: core::ops::Range<usize>,
         out: &mut Values,
     ) -> Result<()> {
@@ -422,6 +430,9 @@ impl<'a> PageDecoder<'a> {
             PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),
             PlainSection::Lasting(b) => b,
         };
+        if let (true, Values::ByteArray(out)) = (self.pending.is_loaded(), &mut *out) {
+            return self.pending.take(bytes, range, out);
+        }
         let end = range.end.min(*n);
         let start = range.start.min(end);
         let width = plain_width(out).unwrap_or(0);
@@ -430,9 +441,10 @@ impl<'a> PageDecoder<'a> {
         plain::decode(from, end - start, out).map(|_| ())
     }
 
-    /// Leaves the `n` PLAIN values of `data` (a data page's values section, at `at` in the
-    /// decompressed bytes or `lasting`) encoded when the decoder defers them and they are
-    /// of a fixed width and all there; true when it did.
+    /// Leaves the `n` values of `data` (a data page's values section, at `at` in the
+    /// decompressed bytes or `lasting`) encoded when the decoder defers them: PLAIN ones of
+    /// a fixed width when they are all there, BYTE_ARRAY ones of the encodings
+    /// [`PendingBytes`] takes once they are checked (an error is the page's); true when it did.
     fn defer_plain_values(
         &mut self,
         encoding: Encoding,
@@ -440,23 +452,37 @@ impl<'a> PageDecoder<'a> {
         n: usize,
         at: PlainAt<'a>,
         out: &Values,
-    ) -> bool {
-        if !self.defer_plain || encoding != Encoding::Plain {
-            return false;
+    ) -> Result<bool> {
+        if !self.defer_plain {
+            return Ok(false);
         }
-        let Some(width) = plain_width(out).filter(|&w| w > 0) else {
-            return false;
-        };
-        if n.checked_mul(width).is_none_or(|len| len > data_len) {
-            return false; // decoded as usual, into its error
+        let bytes = matches!(out, Values::ByteArray(_)) && PendingBytes::defers(encoding);
+        if !bytes {
+            if encoding != Encoding::Plain {
+                return Ok(false);
+            }
+            let Some(width) = plain_width(out).filter(|&w| w > 0) else {
+                return Ok(false);
+            };
+            if n.checked_mul(width).is_none_or(|len| len > data_len) {
+                return Ok(false); // decoded as usual, into its error
+            }
         }
         let section = match at {
             PlainAt::Scratch(start) => PlainSection::Scratch(start..start + data_len),
             PlainAt::Lasting(Some(b)) => PlainSection::Lasting(b),
-            PlainAt::Lasting(None) => return false,
+            PlainAt::Lasting(None) => return Ok(false),
         };
+        if bytes {
+            let input = match &section {
+                PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),
+                PlainSection::Lasting(b) => b,
+            };
+            self.pending
+                .load(encoding, input, n, self.limits.page_bytes)?;
+        }
         self.plain = Some((section, n));
-        true
+        Ok(true)
     }
 
     /// With `defer`, a dictionary-encoded BYTE_ARRAY data page is decoded into its indices
@@ -793,6 +819,7 @@ impl<'a> PageDecoder<'a> {
         self.seen_data = true;
         self.deferred = false;
         self.plain = None;
+        self.pending.clear();
         let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         let col = self.column;
@@ -840,7 +867,10 @@ impl<'a> PageDecoder<'a> {
             true => PlainAt::Scratch(pos),
             false => PlainAt::Lasting(lasting.and_then(|b| b.get(pos..))),
         };
-        if self.defer_plain_values(h.encoding, rest_len, non_null, at, &out.values) {
+        if self
+            .defer_plain_values(h.encoding, rest_len, non_null, at, &out.values)
+            .map_err(|e| locate(e, decompressed, pos))?
+        {
             return Ok(PageInfo {
                 kind: PageKind::DataV1,
                 num_values: n,
@@ -887,6 +917,7 @@ impl<'a> PageDecoder<'a> {
         self.seen_data = true;
         self.deferred = false;
         self.plain = None;
+        self.pending.clear();
         let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
         self.limits.check_values_per_page(n as u64)?;
         // Seen in the wild: parquet-java 1.17 writes num_nulls = -1 when it did not count the
@@ -969,7 +1000,10 @@ impl<'a> PageDecoder<'a> {
             true => PlainAt::Scratch(0),
             false => PlainAt::Lasting(lasting.and_then(|b| b.get(levels_len..))),
         };
-        if self.defer_plain_values(h.encoding, data_len, non_null, at, &out.values) {
+        if self
+            .defer_plain_values(h.encoding, data_len, non_null, at, &out.values)
+            .map_err(|e| locate(e, decompressed, levels_len))?
+        {
             return Ok(PageInfo {
                 kind: PageKind::DataV2,
                 num_values: n,
@@ -1403,3 +1437,5 @@ pub fn fuzz_page(data: &[u8]) {
 
 #[cfg(test)]
 mod tests;
+
+mod pending;

@@ -567,11 +567,12 @@ impl<'a> ColumnChunkReader<'a> {
     /// Appends the values `range` of the last page's deferred values (see
     /// [`ColumnChunkReader::deferred_values`]) to `out`: decoded from the PLAIN section, or
     /// gathered from the dictionary.
-    pub(crate) fn gather_deferred(&self, range: Range<usize>, out: &mut Values) -> Result<()> {
-        let d = &self.stream.decoder;
-        if d.deferred_plain().is_some() {
-            return d.gather_plain(range, out).map_err(|e| self.locate(e));
+    pub(crate) fn gather_deferred(&mut self, range: Range<usize>, out: &mut Values) -> Result<()> {
+        if self.stream.decoder.deferred_plain().is_some() {
+            let r = self.stream.decoder.gather_plain(range, out);
+            return r.map_err(|e| self.locate(e));
         }
+        let d = &self.stream.decoder;
         let (Some(indices), Some(dict)) = (d.deferred_indices(), d.dict()) else {
             return Err(Error::invalid_argument("no deferred dictionary indices"));
         };

@@ -136,6 +136,40 @@ def nested(n):
     return t.cast(schema)
 
 
+def strings_delta(n):
+    """BYTE_ARRAY columns for the encodings a reader may take a batch at a time straight from
+    the page (PLAIN, DELTA_LENGTH_BYTE_ARRAY, DELTA_BYTE_ARRAY): nulls, empty strings, values
+    sharing prefixes with the one before, short ones and ones past 16 bytes."""
+    words = ["", "a", "ab", "abc", "h\u00e9llo", "hello world, a value past sixteen bytes", "x" * 40, "\u65e5\u672c"]
+    s = [None if i % 7 == 3 else "" if i % 11 == 5 else
+         f"{words[i % len(words)]}{i // 3:06d}" if i % 4 else words[(i // 4) % len(words)]
+         for i in range(n)]
+    keys = sorted(f"key/{i // 10:05d}/{'z' * (i % 23)}" for i in range(n))
+    lists = [None if i % 9 == 2 else [s[(i + j) % n] for j in range(i % 4)] for i in range(n)]
+    t = pa.table({
+        "dba": pa.array(s, pa.string()),
+        "dba_bin": pa.array([None if x is None else x.encode() + b"\x00" for x in s], pa.binary()),
+        "dba_large": pa.array(s, pa.large_string()),
+        "dba_keys": pa.array(keys, pa.string()),
+        "dba_list": pa.array(lists, pa.list_(pa.string())),
+        "dlba": pa.array(s, pa.string()),
+        "dlba_view": pa.array(s, pa.string_view()),
+        "plain": pa.array(s, pa.string()),
+        "plain_large": pa.array(s, pa.large_binary()),
+    })
+    schema = t.schema.set(t.schema.get_field_index("dba_keys"),
+                          pa.field("dba_keys", pa.string(), nullable=False))
+    return t.cast(schema)
+
+
+STRINGS_DELTA_ENCODINGS = {
+    "dba": "DELTA_BYTE_ARRAY", "dba_bin": "DELTA_BYTE_ARRAY", "dba_large": "DELTA_BYTE_ARRAY",
+    "dba_keys": "DELTA_BYTE_ARRAY", "dba_list.list.element": "DELTA_BYTE_ARRAY",
+    "dlba": "DELTA_LENGTH_BYTE_ARRAY", "dlba_view": "DELTA_LENGTH_BYTE_ARRAY",
+    "plain": "PLAIN", "plain_large": "PLAIN",
+}
+
+
 def main():
     if sys.argv[1] == "--check":
         check(sys.argv[2], sys.argv[3])
@@ -168,6 +202,18 @@ def main():
         "no_arrow_schema": (flat(300).drop_columns(["nul"]), {"store_schema": False}),
         "nested_no_arrow_schema": (nested(300), {"store_schema": False}),
         "empty": (flat(0), {}),
+        # Pages of a few hundred values at most: batches of 333 and 8,192 rows start and end
+        # inside pages and span several, and V2 pages compressed and not.
+        "strings_delta_v1": (strings_delta(3000), {"data_page_version": "1.0", "data_page_size": 1024,
+                                                   "write_batch_size": 128, "use_dictionary": False, "compression": "none",
+                                                   "column_encoding": STRINGS_DELTA_ENCODINGS}),
+        "strings_delta_v2": (strings_delta(3000), {"data_page_version": "2.0", "data_page_size": 2048,
+                                                   "write_batch_size": 200, "use_dictionary": False,
+                                                   "compression": "snappy", "row_group_size": 1700,
+                                                   "column_encoding": STRINGS_DELTA_ENCODINGS}),
+        "strings_delta_v2_none": (strings_delta(2000), {"data_page_version": "2.0", "data_page_size": 1500,
+                                                        "write_batch_size": 100, "use_dictionary": False, "compression": "none",
+                                                        "column_encoding": STRINGS_DELTA_ENCODINGS}),
     }
     for name, (t, opts) in files.items():
         p = os.path.join(out, name + ".parquet")
