@@ -299,6 +299,7 @@ fn decode_into<T>(
 /// after it too: see [`decode_with`]), each the one before (`last`) plus `min_delta` plus its
 /// delta, as `conv` makes them: unpacked `CHUNK` at a time into `buf`.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn miniblock64<T>(
     data: &[u8],
     width: u32,
