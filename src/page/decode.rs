@@ -403,7 +403,7 @@ impl<'a> PageDecoder<'a> {
     /// neither outlive the decoder nor were decompressed are decoded as usual. So are
     /// BYTE_ARRAY values in PLAIN, DELTA_LENGTH_BYTE_ARRAY and DELTA_BYTE_ARRAY, checked
     /// whole when the page is read (an error is the page's), then written a range at a time,
-    /// in order ([`pending`]).
+    /// in order (the `pending` module).
     ///
     /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
     pub(crate) fn defer_plain(&mut self, defer: bool) {

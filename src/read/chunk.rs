@@ -543,8 +543,9 @@ impl<'a> ColumnChunkReader<'a> {
     }
 
     /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
-    /// leaves its values as indices, and a page of PLAIN fixed-width values leaves them
-    /// encoded (`out` gets its levels only): the caller takes the values it keeps with
+    /// leaves its values as indices, and a page of PLAIN fixed-width values or of PLAIN,
+    /// DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY byte arrays leaves them encoded (checked;
+    /// `out` gets its levels only): the caller takes the values it keeps, in order, with
     /// [`ColumnChunkReader::gather_deferred`], straight into its output, instead of decoding
     /// the whole page and copying from it.
     pub(crate) fn append_page_deferred(&mut self, out: &mut LeafData) -> Result<bool> {

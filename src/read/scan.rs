@@ -1350,8 +1350,9 @@ struct Cursor<'f> {
     buf: LeafData,
     max_def: u16,
     max_rep: u16,
-    /// Values of the page left as dictionary indices in `reader` (`buf` holds its levels
-    /// only): [`Cursor::take_to`] gathers the values it takes straight into its output.
+    /// Values of the page left as dictionary indices or encoded in `reader` (`buf` holds
+    /// its levels only): [`Cursor::take_to`] gathers or decodes the values it takes straight
+    /// into its output.
     deferred: Option<usize>,
     /// The next level position and value of `buf`.
     level: usize,
