@@ -7,7 +7,11 @@
 
 use core::ops::Range;
 
-use crate::encoding::{delta_byte_array, delta_length_byte_array, plain};
+use crate::encoding::plain;
+#[cfg(feature = "delta")]
+use crate::encoding::{delta_byte_array, delta_length_byte_array};
+#[cfg(not(feature = "delta"))]
+use crate::error::Error;
 use crate::error::Result;
 use crate::format::Encoding;
 use crate::values::ByteArrays;
@@ -19,17 +23,21 @@ pub(super) struct PendingBytes {
     /// The encoding of the page loaded, `None` when there is none.
     loaded: Option<Encoding>,
     plain: plain::Pending,
+    #[cfg(feature = "delta")]
     lengths: delta_length_byte_array::Pending,
+    #[cfg(feature = "delta")]
     delta: delta_byte_array::Pending,
 }
 
 impl PendingBytes {
     /// Whether BYTE_ARRAY values of `encoding` are left encoded.
     pub(super) fn defers(encoding: Encoding) -> bool {
-        matches!(
-            encoding,
-            Encoding::Plain | Encoding::DeltaLengthByteArray | Encoding::DeltaByteArray
-        )
+        match encoding {
+            Encoding::Plain => true,
+            #[cfg(feature = "delta")]
+            Encoding::DeltaLengthByteArray | Encoding::DeltaByteArray => true,
+            _ => false,
+        }
     }
 
     /// Forgets the page loaded.
@@ -55,8 +63,18 @@ impl PendingBytes {
         self.loaded = None;
         match encoding {
             Encoding::Plain => self.plain.load(input, n)?,
+            #[cfg(feature = "delta")]
             Encoding::DeltaLengthByteArray => self.lengths.load(input, n)?,
+            #[cfg(feature = "delta")]
             _ => self.delta.load(input, n, None, max_bytes)?,
+            // `defers` admits no other encoding without `delta`.
+            #[cfg(not(feature = "delta"))]
+            _ => {
+                let _ = max_bytes;
+                return Err(Error::unsupported(
+                    "deferring BYTE_ARRAY values of this encoding",
+                ));
+            }
         };
         self.loaded = Some(encoding);
         Ok(())
@@ -72,8 +90,14 @@ impl PendingBytes {
     ) -> Result<()> {
         match self.loaded {
             Some(Encoding::Plain) => self.plain.take(input, range, out),
+            #[cfg(feature = "delta")]
             Some(Encoding::DeltaLengthByteArray) => self.lengths.take(input, range, out),
+            #[cfg(feature = "delta")]
             Some(_) => self.delta.take(input, range, out),
+            #[cfg(not(feature = "delta"))]
+            Some(_) => Err(Error::unsupported(
+                "deferring BYTE_ARRAY values of this encoding",
+            )),
             None => Ok(()),
         }
     }
