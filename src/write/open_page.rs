@@ -114,6 +114,13 @@ impl OpenPage {
 
     /// Marks dictionary ids as used by the page (see `seen_ids`).
     pub fn mark_seen(&mut self, ids: &[u32]) {
+        // The bitset sized once for the largest id (a vectorised pass), so that the loop
+        // neither grows it nor reloads the vectors' fields at every id.
+        let words = ids.iter().fold(0, |m, &id| m.max(id)) as usize / 64 + 1;
+        if words > self.seen_bits.len() {
+            self.seen_bits.resize(words, 0);
+        }
+        let (bits, seen) = (&mut self.seen_bits[..], &mut self.seen_ids);
         let mut last = u32::MAX;
         for &id in ids {
             // Runs of one id are common (sorted or low-cardinality data).
@@ -121,14 +128,12 @@ impl OpenPage {
                 continue;
             }
             last = id;
-            let (word, bit) = (id as usize / 64, id % 64);
-            if word >= self.seen_bits.len() {
-                self.seen_bits.resize(word + 1, 0);
-            }
-            let w = &mut self.seen_bits[word];
-            if *w & (1 << bit) == 0 {
-                *w |= 1 << bit;
-                self.seen_ids.push(id);
+            let bit = 1u64 << (id % 64);
+            if let Some(w) = bits.get_mut(id as usize / 64) {
+                if *w & bit == 0 {
+                    *w |= bit;
+                    seen.push(id);
+                }
             }
         }
     }
