@@ -17,7 +17,7 @@ use alloc::vec::Vec;
 use super::encode_indices;
 use crate::error::{Error, Result};
 use crate::format::PhysicalType;
-use crate::values::{ByteArrays, FixedLenByteArrays, Values, ValuesRef};
+use crate::values::{ByteArrays, ByteArraysRef, FixedLenByteArrays, Values, ValuesRef};
 
 /// A multiplier with well-spread bits (2^64 / golden ratio, odd).
 const K: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -28,30 +28,86 @@ fn hash_u64(x: u64) -> u32 {
     ((x ^ (x >> 29)).wrapping_mul(K) >> 32) as u32
 }
 
-/// Hash of a byte string, 8 bytes per multiply.
-#[inline]
+/// Hash of a byte string, 8 bytes per multiply. Strings of up to 32 bytes (most dictionary
+/// strings) take no loop: 17 to 32 bytes as their first and last 16, 8 to 16 as their
+/// first and last 8 (overlapping), 4 to 7 as their first and last 4, 1 to 3 as their
+/// first, middle and last byte. The hash only places entries in the table: any function of
+/// the bytes will do.
+#[inline(always)]
 fn hash_bytes(b: &[u8]) -> u32 {
-    let mut h = (b.len() as u64).wrapping_mul(K);
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(c);
-        h = (h.rotate_left(23) ^ u64::from_le_bytes(a)).wrapping_mul(K);
-    }
-    let r = chunks.remainder();
-    if !r.is_empty() {
-        let tail = match b.last_chunk::<8>() {
-            // The last 8 bytes, overlapping the last whole chunk: one load.
-            Some(a) => u64::from_le_bytes(*a),
-            // Byte by byte: a variable-length copy would be a call per value.
-            None => r
-                .iter()
-                .rev()
-                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
-        };
-        h = (h.rotate_left(23) ^ tail).wrapping_mul(K);
+    let n = b.len();
+    let mut h = (n as u64).wrapping_mul(K);
+    let mix = |h: u64, x: u64| (h.rotate_left(23) ^ x).wrapping_mul(K);
+    if n > 32 {
+        let mut chunks = b.chunks_exact(8);
+        for c in &mut chunks {
+            h = mix(h, u64_of(c));
+        }
+        if let (false, Some(last)) = (chunks.remainder().is_empty(), b.last_chunk::<8>()) {
+            h = mix(h, u64::from_le_bytes(*last));
+        }
+    } else if let (true, Some(first), Some(last)) =
+        (n > 16, b.first_chunk::<16>(), b.last_chunk::<16>())
+    {
+        h = mix(mix(h, u64_of(first)), u64_of(&first[8..]));
+        h = mix(mix(h, u64_of(last)), u64_of(&last[8..]));
+    } else if let (Some(first), Some(last)) = (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        h = mix(
+            mix(h, u64::from_le_bytes(*first)),
+            u64::from_le_bytes(*last),
+        );
+    } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        let x = u64::from(u32::from_le_bytes(*first)) | u64::from(u32::from_le_bytes(*last)) << 32;
+        h = mix(h, x);
+    } else if let (Some(&a), Some(&c)) = (b.first(), b.last()) {
+        let m = b.get(n / 2).copied().unwrap_or(0);
+        h = mix(h, u64::from(a) | u64::from(m) << 8 | u64::from(c) << 16);
     }
     (h >> 32) as u32
+}
+
+/// The first 8 bytes of `c` (of at least 8) as a little-endian u64.
+#[inline(always)]
+fn u64_of(c: &[u8]) -> u64 {
+    c.first_chunk::<8>().map_or(0, |a| u64::from_le_bytes(*a))
+}
+
+/// Whether two byte strings are equal: strings of 4 to 32 bytes by two loads each (first
+/// and last 16, 8 or 4, overlapping) instead of a call to `memcmp`.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n > 16 && n <= 32 {
+        if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+            a.first_chunk::<16>(),
+            a.last_chunk::<16>(),
+            b.first_chunk::<16>(),
+            b.last_chunk::<16>(),
+        ) {
+            return a0 == b0 && a1 == b1;
+        }
+    } else if n <= 16 {
+        if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+            a.first_chunk::<8>(),
+            a.last_chunk::<8>(),
+            b.first_chunk::<8>(),
+            b.last_chunk::<8>(),
+        ) {
+            return a0 == b0 && a1 == b1;
+        }
+        if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
+            a.first_chunk::<4>(),
+            a.last_chunk::<4>(),
+            b.first_chunk::<4>(),
+            b.last_chunk::<4>(),
+        ) {
+            return a0 == b0 && a1 == b1;
+        }
+    }
+    a == b
 }
 
 /// An open-addressing hash table (linear probing, at most half full) from a value to its
@@ -291,7 +347,7 @@ impl DictionaryEncoder {
                 put_keyed(keys, d, v, indices, &mut budget, 8, |x| x.to_bits())
             }
             (Values::ByteArray(d), ValuesRef::ByteArray(v)) => {
-                put_bytes(table, d, v.iter(), indices, &mut budget, 4)
+                put_bytes(table, d, v, indices, &mut budget)
             }
             (Values::FixedLenByteArray(d), ValuesRef::FixedLenByteArray(v))
                 if d.width() == v.width() =>
@@ -397,19 +453,22 @@ fn put_keyed<T: Copy, K: SlotKey>(
         .unwrap_or(0)
         .min(MAX_ENTRIES.saturating_sub(dict.len()));
     if values.len() <= room {
-        // Every new value fits: no budget check per value, and the indices are written by a
-        // single extend of known length.
+        // Every new value fits: no budget check per value, and the ids are written by a
+        // single extend of known length. The closure owns the previous key and id (moved
+        // in), so they stay in registers; captured by reference they were stored to memory
+        // at every value.
         let before = dict.len();
-        indices.extend(values.iter().map(|&v| {
+        let (t, d) = (&mut *table, &mut *dict);
+        indices.extend(values.iter().map(move |&v| {
             let k = key(v);
             if k != prev_key {
                 prev_key = k;
-                prev_id = match table.find(k) {
+                prev_id = match t.find(k) {
                     Ok(id) => id,
                     Err(pos) => {
-                        let id = dict.len() as u32;
-                        dict.push(v);
-                        table.insert_at(pos, k, id);
+                        let id = d.len() as u32;
+                        d.push(v);
+                        t.insert_at(pos, k, id);
                         id
                     }
                 };
@@ -483,31 +542,43 @@ fn put_fixed<T: Copy>(
     values.len()
 }
 
-fn put_bytes<'v>(
+/// `put` for BYTE_ARRAY values (each costs its length plus a 4-byte length prefix).
+fn put_bytes(
     table: &mut Table,
     dict: &mut ByteArrays,
-    values: impl ExactSizeIterator<Item = &'v [u8]>,
+    values: ByteArraysRef<'_>,
     indices: &mut Vec<u32>,
     budget: &mut Budget<'_>,
-    prefix: usize,
 ) -> usize {
     let n = values.len();
-    indices.reserve(n);
-    let mut prev: Option<(&[u8], u32)> = None;
-    for (k, v) in values.enumerate() {
-        if let Some((p, id)) = prev {
-            // Lengths and first bytes before the whole comparison (a call).
-            if p.len() == v.len() && p.first() == v.first() && p == v {
-                indices.push(id);
-                continue;
-            }
+    let (offsets, data) = values.parts();
+    // The ids go into slots made beforehand (no capacity check per value); cut back to the
+    // values taken when the budget runs out.
+    let start = indices.len();
+    indices.resize(start + n, 0);
+    let slots = indices.get_mut(start..).unwrap_or(&mut []);
+    // The previous value and its id: a repeat skips the hash lookup.
+    // (No id is u32::MAX: ids stay below MAX_ENTRIES.)
+    let (mut prev, mut prev_id): (&[u8], u32) = (&[], u32::MAX);
+    let mut taken = n;
+    for (k, (w, slot)) in offsets.windows(2).zip(slots).enumerate() {
+        let v = match *w {
+            [start, end] => data.get(start..end).unwrap_or(&[]),
+            _ => &[],
+        };
+        if prev_id != u32::MAX && same_bytes(prev, v) {
+            *slot = prev_id;
+            continue;
         }
         let h = hash_bytes(v);
-        let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
+        let id = match table.find(h, |id| {
+            dict.get(id as usize).is_some_and(|d| same_bytes(d, v))
+        }) {
             Ok(id) => id,
             Err(pos) => {
-                if dict.len() >= MAX_ENTRIES || !budget.take(prefix.saturating_add(v.len())) {
-                    return k;
+                if dict.len() >= MAX_ENTRIES || !budget.take(4usize.saturating_add(v.len())) {
+                    taken = k;
+                    break;
                 }
                 let id = dict.len() as u32;
                 dict.push(v);
@@ -515,10 +586,11 @@ fn put_bytes<'v>(
                 id
             }
         };
-        prev = Some((v, id));
-        indices.push(id);
+        (prev, prev_id) = (v, id);
+        *slot = id;
     }
-    n
+    indices.truncate(start + taken);
+    taken
 }
 
 fn put_fixed_bytes<'v>(
@@ -532,7 +604,9 @@ fn put_fixed_bytes<'v>(
     indices.reserve(n);
     for (k, v) in values.enumerate() {
         let h = hash_bytes(v);
-        let id = match table.find(h, |id| dict.get(id as usize) == Some(v)) {
+        let id = match table.find(h, |id| {
+            dict.get(id as usize).is_some_and(|d| same_bytes(d, v))
+        }) {
             Ok(id) => id,
             Err(pos) => {
                 if dict.len() >= MAX_ENTRIES || !budget.take(v.len()) {
@@ -548,4 +622,60 @@ fn put_fixed_bytes<'v>(
         indices.push(id);
     }
     n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::format;
+
+    /// Values whose hashes collide (all given the hash 7 here) are told apart by their
+    /// bytes, through the table's growths (64 slots at first, 1024 for 300 entries).
+    #[test]
+    fn colliding_hashes_keep_values_apart() {
+        let mut table = Table::new();
+        let mut dict = ByteArrays::new();
+        let values: Vec<Vec<u8>> = (0..300u32).map(|i| format!("v{i}").into_bytes()).collect();
+        for (i, v) in values.iter().enumerate() {
+            let found = table.find(7, |id| {
+                dict.get(id as usize).is_some_and(|d| same_bytes(d, v))
+            });
+            let Err(pos) = found else {
+                panic!("value {i} found before it was added: {found:?}");
+            };
+            dict.push(v);
+            table.insert_at(pos, 7, i as u32);
+        }
+        assert_eq!(table.slots.len(), 1024);
+        for (i, v) in values.iter().enumerate() {
+            let found = table.find(7, |id| {
+                dict.get(id as usize).is_some_and(|d| same_bytes(d, v))
+            });
+            assert_eq!(found, Ok(i as u32));
+        }
+        let absent = b"v300".as_slice();
+        let found = table.find(7, |id| {
+            dict.get(id as usize).is_some_and(|d| same_bytes(d, absent))
+        });
+        assert!(found.is_err());
+    }
+
+    /// The short-string comparison is equality, at every length around its 4-, 8-, 16- and
+    /// 32-byte loads: a flipped byte anywhere, or one byte more, makes strings differ.
+    #[test]
+    fn same_bytes_is_equality() {
+        for n in 0..=40u8 {
+            let a: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37)).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for i in 0..n as usize {
+                let mut b = a.clone();
+                b[i] ^= 0x10;
+                assert!(!same_bytes(&a, &b), "length {n}, byte {i}");
+                assert!(!same_bytes(&b, &a), "length {n}, byte {i}");
+            }
+            let mut longer = a.clone();
+            longer.push(0);
+            assert!(!same_bytes(&a, &longer) && !same_bytes(&longer, &a));
+        }
+    }
 }

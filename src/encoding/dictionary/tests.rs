@@ -278,6 +278,72 @@ proptest! {
         }
     }
 
+    // BYTE_ARRAY against the same kind of reference: strings of 0 to 40 bytes (around the
+    // encoder's 4-, 8-, 16- and 32-byte comparison and hash cases, many sharing a prefix),
+    // up to 400 distinct (the table grows from 64 slots several times), repeats and runs,
+    // fed in pieces, with and without a byte limit that cuts the input.
+    #[test]
+    fn byte_arrays_match_btreemap_reference(
+        picks in proptest::collection::vec((0u32..400, 0usize..41), 0..900),
+        limit in prop_oneof![Just(usize::MAX), 0usize..6000],
+        splits in proptest::collection::vec(0usize..1000, 0..4),
+    ) {
+        use alloc::collections::BTreeMap;
+        let strings: Vec<Vec<u8>> = picks
+            .iter()
+            .map(|&(k, len)| {
+                let mut s = alloc::format!("attr-{k:05}-").into_bytes();
+                s.resize(len, b'x');
+                if let Some(last) = s.last_mut() {
+                    *last = (k % 251) as u8;
+                }
+                s
+            })
+            .collect();
+        let values: ByteArrays = strings.iter().map(|s| s.as_slice()).collect();
+        let mut cuts: Vec<usize> = splits.iter().map(|&s| s.min(strings.len())).collect();
+        cuts.push(0);
+        cuts.push(strings.len());
+        cuts.sort_unstable();
+        let mut map: BTreeMap<&[u8], u32> = BTreeMap::new();
+        let (mut ref_dict, mut ref_ids, mut used) = (Vec::new(), Vec::new(), 0usize);
+        let mut ref_taken = strings.len();
+        for (i, s) in strings.iter().enumerate() {
+            let id = match map.get(s.as_slice()) {
+                Some(&id) => id,
+                None => {
+                    if used + 4 + s.len() > limit {
+                        ref_taken = i;
+                        break;
+                    }
+                    used += 4 + s.len();
+                    map.insert(s.as_slice(), ref_dict.len() as u32);
+                    ref_dict.push(s.as_slice());
+                    ref_dict.len() as u32 - 1
+                }
+            };
+            ref_ids.push(id);
+        }
+        let mut enc = DictionaryEncoder::new(PhysicalType::ByteArray, 0, limit).unwrap();
+        let mut taken = 0;
+        for w in cuts.windows(2) {
+            let piece = ValuesRef::ByteArray(values.as_ref()).slice(w[0]..w[1]);
+            let t = enc.put(piece).unwrap();
+            taken += t;
+            if t < piece.len() {
+                break;
+            }
+        }
+        prop_assert_eq!(taken, ref_taken);
+        prop_assert_eq!(enc.indices(), &ref_ids[..]);
+        let got: Vec<&[u8]> = match enc.dictionary() {
+            Values::ByteArray(d) => d.iter().collect(),
+            _ => unreachable!(),
+        };
+        prop_assert_eq!(got, ref_dict);
+        prop_assert_eq!(enc.dictionary_plain_bytes(), used);
+    }
+
     #[test]
     fn roundtrip_all_types(raw in proptest::collection::vec(0u64..40, 0..300), wide: u64) {
         // Few distinct values, so entries repeat; `wide` spreads the bits.
