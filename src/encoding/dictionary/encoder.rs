@@ -80,34 +80,23 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if n != b.len() {
         return false;
     }
-    if n > 16 && n <= 32 {
-        if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
-            a.first_chunk::<16>(),
-            a.last_chunk::<16>(),
-            b.first_chunk::<16>(),
-            b.last_chunk::<16>(),
-        ) {
-            return a0 == b0 && a1 == b1;
-        }
-    } else if n <= 16 {
-        if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
-            a.first_chunk::<8>(),
-            a.last_chunk::<8>(),
-            b.first_chunk::<8>(),
-            b.last_chunk::<8>(),
-        ) {
-            return a0 == b0 && a1 == b1;
-        }
-        if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (
-            a.first_chunk::<4>(),
-            a.last_chunk::<4>(),
-            b.first_chunk::<4>(),
-            b.last_chunk::<4>(),
-        ) {
-            return a0 == b0 && a1 == b1;
-        }
-    }
-    a == b
+    let ends = match n {
+        0..=3 | 33.. => None,
+        17..=32 => same_ends::<16>(a, b),
+        8..=16 => same_ends::<8>(a, b),
+        _ => same_ends::<4>(a, b),
+    };
+    ends.unwrap_or_else(|| a == b)
+}
+
+/// Whether `a` and `b`, of one length of at least `N` and at most `2 * N`, have the same
+/// first and last `N` bytes (so are equal); `None` when shorter than `N`.
+#[inline(always)]
+fn same_ends<const N: usize>(a: &[u8], b: &[u8]) -> Option<bool> {
+    Some(
+        a.first_chunk::<N>()? == b.first_chunk::<N>()?
+            && a.last_chunk::<N>()? == b.last_chunk::<N>()?,
+    )
 }
 
 /// An open-addressing hash table (linear probing, at most half full) from a value to its

@@ -158,6 +158,32 @@ fn check_roundtrip(values: ValuesRef<'_>, type_length: usize) {
     }
 }
 
+/// Puts `values` into a new encoder of `pt` limited to `limit` bytes, in pieces cut at
+/// `splits` (clamped, in order), stopping at the first put that does not take all; returns
+/// the encoder and how many values it took.
+fn put_in_pieces(
+    pt: PhysicalType,
+    limit: usize,
+    values: ValuesRef<'_>,
+    splits: &[usize],
+) -> (DictionaryEncoder, usize) {
+    let mut cuts: Vec<usize> = splits.iter().map(|&s| s.min(values.len())).collect();
+    cuts.push(0);
+    cuts.push(values.len());
+    cuts.sort_unstable();
+    let mut enc = DictionaryEncoder::new(pt, 0, limit).unwrap();
+    let mut taken = 0;
+    for w in cuts.windows(2) {
+        let piece = values.slice(w[0]..w[1]);
+        let t = enc.put(piece).unwrap();
+        taken += t;
+        if t < piece.len() {
+            break;
+        }
+    }
+    (enc, taken)
+}
+
 proptest! {
     // A BYTE_ARRAY dictionary read in place from its PLAIN page (entries with a 4-byte
     // gap) gathers the same values as the decoded one, by both gathers, for short and
@@ -218,10 +244,6 @@ proptest! {
                 _ => r % spread,
             })
             .collect();
-        let mut cuts: Vec<usize> = splits.iter().map(|&s| s.min(bits.len())).collect();
-        cuts.push(0);
-        cuts.push(bits.len());
-        cuts.sort_unstable();
         let i64s: Vec<i64> = bits.iter().map(|&b| b as i64).collect();
         let i32s: Vec<i32> = bits.iter().map(|&b| (b ^ (b >> 32)) as i32).collect();
         let f64s: Vec<f64> = bits.iter().map(|&b| f64::from_bits(b)).collect();
@@ -253,17 +275,8 @@ proptest! {
                 };
                 ref_ids.push(id);
             }
-            // Encoder, fed in pieces; it stops at the first put that does not take all.
-            let mut enc = DictionaryEncoder::new(pt, 0, limit).unwrap();
-            let mut taken = 0;
-            for w in cuts.windows(2) {
-                let piece = values.as_ref().slice(w[0]..w[1]);
-                let t = enc.put(piece).unwrap();
-                taken += t;
-                if t < piece.len() {
-                    break;
-                }
-            }
+            // Encoder, fed in pieces.
+            let (enc, taken) = put_in_pieces(pt, limit, values.as_ref(), &splits);
             prop_assert_eq!(taken, ref_taken);
             prop_assert_eq!(enc.indices(), &ref_ids[..]);
             let got: Vec<u64> = match enc.dictionary() {
@@ -301,10 +314,6 @@ proptest! {
             })
             .collect();
         let values: ByteArrays = strings.iter().map(|s| s.as_slice()).collect();
-        let mut cuts: Vec<usize> = splits.iter().map(|&s| s.min(strings.len())).collect();
-        cuts.push(0);
-        cuts.push(strings.len());
-        cuts.sort_unstable();
         let mut map: BTreeMap<&[u8], u32> = BTreeMap::new();
         let (mut ref_dict, mut ref_ids, mut used) = (Vec::new(), Vec::new(), 0usize);
         let mut ref_taken = strings.len();
@@ -324,16 +333,8 @@ proptest! {
             };
             ref_ids.push(id);
         }
-        let mut enc = DictionaryEncoder::new(PhysicalType::ByteArray, 0, limit).unwrap();
-        let mut taken = 0;
-        for w in cuts.windows(2) {
-            let piece = ValuesRef::ByteArray(values.as_ref()).slice(w[0]..w[1]);
-            let t = enc.put(piece).unwrap();
-            taken += t;
-            if t < piece.len() {
-                break;
-            }
-        }
+        let all = ValuesRef::ByteArray(values.as_ref());
+        let (enc, taken) = put_in_pieces(PhysicalType::ByteArray, limit, all, &splits);
         prop_assert_eq!(taken, ref_taken);
         prop_assert_eq!(enc.indices(), &ref_ids[..]);
         let got: Vec<&[u8]> = match enc.dictionary() {
