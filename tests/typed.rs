@@ -841,3 +841,238 @@ fn a_file_cut_in_half_says_truncated() {
     let e = FileReader::from_bytes(&cut).err().unwrap().to_string();
     assert!(e.contains("truncated footer"), "{e}");
 }
+
+/// Integer fields convert a column's values by the column's physical type and signedness:
+/// narrower annotated columns into wider fields, unsigned bits as unsigned, and a stored
+/// value outside the field's range (the annotation says 8 bits, the file holds 300) is an
+/// error at its row naming the value and the column.
+#[test]
+fn integers_convert_by_column_and_out_of_range_values_error_at_their_row() {
+    use parket::levels::LeafData;
+    use parket::values::Values;
+    let schema = Schema::parse(
+        "message m { required int32 a (INTEGER(8, true)); required int32 b (INTEGER(16, false)); \
+         required int32 c (INTEGER(32, false)); required int64 d (INTEGER(64, false)); }",
+    )
+    .unwrap();
+    let mut w =
+        parket::write::FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    let plain = |v: Values| LeafData {
+        def_levels: vec![],
+        rep_levels: vec![],
+        values: v,
+    };
+    w.write_columns(&[
+        plain(Values::Int32(vec![-128, 127, 300])),
+        plain(Values::Int32(vec![0, 65_535, 7])),
+        plain(Values::Int32(vec![-1, 5, 6])),
+        plain(Values::Int64(vec![-1, i64::MAX, 8])),
+    ])
+    .unwrap();
+    w.finish().unwrap();
+    let bytes = w.into_inner();
+    #[derive(Record, Debug, PartialEq)]
+    struct Exact {
+        a: i8,
+        b: u16,
+        c: u32,
+        d: u64,
+    }
+    #[derive(Record, Debug, PartialEq)]
+    struct Wide {
+        a: i64,
+        b: i32,
+        c: i64,
+        d: u64,
+    }
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let mut rows = file.read_typed::<Exact>().unwrap();
+    let first = [
+        Exact {
+            a: -128,
+            b: 0,
+            c: u32::MAX,
+            d: u64::MAX,
+        },
+        Exact {
+            a: 127,
+            b: 65_535,
+            c: 5,
+            d: i64::MAX as u64,
+        },
+    ];
+    for want in &first {
+        assert_eq!(&rows.next().unwrap().unwrap(), want);
+    }
+    let e = rows.next().unwrap().unwrap_err().to_string();
+    assert!(e.contains("value 300 of column a does not fit a i8"), "{e}");
+    assert!(rows.next().is_none());
+    let wide: Vec<Wide> = file
+        .read_typed::<Wide>()
+        .unwrap()
+        .collect::<parket::Result<_>>()
+        .unwrap();
+    let a: Vec<_> = wide.iter().map(|r| (r.a, r.b, r.c, r.d)).collect();
+    assert_eq!(
+        a,
+        [
+            (-128, 0, 4_294_967_295, u64::MAX),
+            (127, 65_535, 5, i64::MAX as u64),
+            (300, 7, 6, 8)
+        ]
+    );
+}
+
+/// A null met in a required field far into a file (many pages, two row groups) is an error
+/// at that row, which it names; the rows before it read. Both for a top-level leaf and for
+/// a leaf inside list elements (there the leaf's read finds the null itself).
+#[test]
+fn a_null_in_a_required_field_far_into_the_file_names_its_row() {
+    #[derive(Record, Debug, Clone)]
+    struct E {
+        x: Option<i32>,
+        s: Option<String>,
+    }
+    #[derive(Record, Debug, Clone)]
+    struct File {
+        n: Option<i32>,
+        items: Vec<E>,
+    }
+    #[derive(Record, Debug)]
+    struct ReqN {
+        n: i32,
+    }
+    #[derive(Record, Debug)]
+    struct E2 {
+        x: i32,
+        s: String,
+    }
+    #[derive(Record, Debug)]
+    struct ReqItems {
+        items: Vec<E2>,
+    }
+    let rows: Vec<File> = (0..10_000)
+        .map(|i| File {
+            n: (i != 7_777).then_some(i),
+            items: (0..i % 4)
+                .map(|k| E {
+                    x: (i != 9_123 || k != 2).then_some(k),
+                    s: Some(format!("{i}-{k}")),
+                })
+                .collect(),
+        })
+        .collect();
+    let options = WriteOptions::default()
+        .statistics(false)
+        .row_group_rows(6_000)
+        .max_rows_per_page(100);
+    let bytes = write(&rows, options);
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    for (read, bad, field) in [
+        (
+            Box::new(file.read_typed::<ReqN>().unwrap().map(|r| r.map(drop)))
+                as Box<dyn Iterator<Item = parket::Result<()>>>,
+            7_777,
+            "field n ",
+        ),
+        (
+            Box::new(file.read_typed::<ReqItems>().unwrap().map(|r| r.map(drop))),
+            9_123,
+            "x",
+        ),
+    ] {
+        let got: Vec<_> = read.collect();
+        assert_eq!(got.len(), bad + 1, "rows up to the bad one, then the error");
+        assert!(got[..bad].iter().all(|r| r.is_ok()));
+        let e = got[bad].as_ref().unwrap_err().to_string();
+        assert!(
+            e.contains("is not an Option")
+                && e.contains(field)
+                && e.contains(&format!("at row {bad} of the file")),
+            "{e}"
+        );
+    }
+}
+
+/// Lists whose entries run over page ends and row groups, empty lists, null structs and
+/// null lists read back as written, also read in parts (a projection of the element).
+#[test]
+fn nested_records_across_pages_read_back() {
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct A {
+        id: String,
+        q: i8,
+        amount: i32,
+        on: bool,
+        pct: Option<f64>,
+        size: i16,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct N {
+        name: String,
+        attrs: Vec<A>,
+        maybe: Option<A>,
+        opt_list: Option<Vec<Option<A>>>,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Part {
+        q: i8,
+        pct: Option<f64>,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct NPart {
+        attrs: Vec<Part>,
+    }
+    let a = |i: usize, k: usize| A {
+        id: format!("attr-{i}-{k}"),
+        q: (i % 250) as i8,
+        amount: (i * 31 + k) as i32,
+        on: (i + k) % 3 == 0,
+        pct: (k % 2 == 0).then_some(i as f64 / 7.0),
+        size: (k * 100) as i16,
+    };
+    let rows: Vec<N> = (0..3_000)
+        .map(|i| N {
+            name: format!("n{i}"),
+            // Up to 60 entries: many lists run over the 97-row pages' ends.
+            attrs: (0..(i * 7) % 61).map(|k| a(i, k)).collect(),
+            maybe: (i % 5 != 0).then(|| a(i, 99)),
+            opt_list: match i % 4 {
+                0 => None,
+                1 => Some(vec![]),
+                2 => Some(vec![None, Some(a(i, 1))]),
+                _ => Some(vec![Some(a(i, 2))]),
+            },
+        })
+        .collect();
+    for dict in [false, true] {
+        let options = WriteOptions::default()
+            .dictionary(dict)
+            .row_group_rows(1_100)
+            .max_rows_per_page(97);
+        let bytes = write(&rows, options);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let back: Vec<N> = file
+            .read_typed::<N>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        assert!(back == rows, "dictionary {dict}");
+        let part: Vec<NPart> = file
+            .read_typed::<NPart>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        let want: Vec<NPart> = rows
+            .iter()
+            .map(|r| NPart {
+                attrs: r
+                    .attrs
+                    .iter()
+                    .map(|a| Part { q: a.q, pct: a.pct })
+                    .collect(),
+            })
+            .collect();
+        assert!(part == want, "dictionary {dict}");
+    }
+}

@@ -203,6 +203,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
     let mut writes_many = Vec::new();
     let mut binds = Vec::new();
     let mut reads = Vec::new();
+    let mut plans = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut k = 0usize;
     for f in &named.named {
@@ -256,7 +257,9 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
         binds.push(quote!(
             b.bind_member::<#ty>(node, #name, stringify!(#fid), #attrs)?
         ));
-        reads.push(quote!(#fid: ::parket::typed::read_field::<#ty>(fields.get(#k), c)?));
+        let plan = quote::format_ident!("plan_{}", k);
+        reads.push(quote!(#fid: ::parket::typed::read_member::<#ty>(#plan, c)?));
+        plans.push(plan);
         k += 1;
     }
     let name = ident.to_string();
@@ -312,7 +315,10 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                 plan: &::parket::typed::Plan,
                 c: &mut ::parket::typed::ColumnCursors<'_>,
             ) -> ::parket::Result<Self> {
-                let fields = plan.group_fields()?;
+                // One look at the plan's fields for the whole struct, not one per field.
+                let [#(#plans),*] = plan.group_fields()? else {
+                    return ::core::result::Result::Err(::parket::typed::group_mismatch());
+                };
                 ::core::result::Result::Ok(#ident { #(#reads),* })
             }
         }

@@ -12,7 +12,7 @@ use core::marker::PhantomData;
 use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
-use crate::typed::{read_field, Attrs, Binder, CursorState, PageSource, Plan, Record};
+use crate::typed::{read_field, Attrs, Binder, CursorState, PageSource, Plan, Record, Row};
 use crate::values::LeafData;
 
 impl<'a> FileReader<'a> {
@@ -21,7 +21,7 @@ impl<'a> FileReader<'a> {
     /// missing `Option` field reads `None`; a missing required field, a field whose type
     /// cannot hold the column's, or a required field over an optional column whose
     /// statistics count nulls, is an error here, naming the field, the column and both
-    /// types. A null met later in a required field is an error at that row.
+    /// types. A null met later in a required field is an error at that row (naming it).
     ///
     /// Allowed conversions: narrower integer columns into wider fields (INT32 into `i64`,
     /// `UINT_32` into `i64`), FLOAT into `f64`, a DECIMAL of any physical type into an
@@ -79,6 +79,7 @@ impl<'a> FileReader<'a> {
             paths,
             next_rg: 0,
             rg_left: 0,
+            row: 0,
             cursors: CursorState::default(),
             chunks: Chunks(Vec::new()),
             done: false,
@@ -97,6 +98,8 @@ pub struct TypedRecords<'f, 'a, T> {
     paths: Vec<String>,
     next_rg: usize,
     rg_left: u64,
+    /// Rows of the file read so far.
+    row: u64,
     cursors: CursorState,
     chunks: Chunks<'f>,
     done: bool,
@@ -146,7 +149,8 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             }
         }
         self.rg_left -= 1;
-        let mut cursors = self.cursors.cursors(Some(&mut self.chunks));
+        let mut cursors = self.cursors.cursors(Some(&mut self.chunks), Row(self.row));
+        self.row += 1;
         let row = read_field::<T>(Some(&self.plan), &mut cursors);
         if row.is_err() {
             self.done = true;

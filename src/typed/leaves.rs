@@ -207,41 +207,93 @@ impl Int {
         let Plan::Leaf { cur, conv } = plan else {
             return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
         };
-        let v = match c.take(*cur)? {
-            Val::I32(x) if conv.unsigned => i128::from(x as u32),
-            Val::I64(x) if conv.unsigned => i128::from(x as u64),
-            Val::I32(x) => i128::from(x),
-            Val::I64(x) => i128::from(x),
-            Val::Bytes(b) if b.len() <= 16 => {
-                // Big-endian two's complement, sign-extended.
-                let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
-                    0xff
-                } else {
-                    0
-                };
-                let mut buf = [fill; 16];
-                buf[16 - b.len()..].copy_from_slice(b);
-                i128::from_be_bytes(buf)
-            }
-            _ => {
-                return Err(Error::invalid_argument(format!(
-                    "a value of column {} does not fit a {}",
-                    c.column_path(*cur),
-                    self.rust
-                )))
-            }
-        };
-        Ok(v)
+        let v = c.take(*cur)?;
+        match wide(v, conv.unsigned) {
+            Some(v) => Ok(v),
+            None => Err(int_error(c, *cur, None, self.rust)),
+        }
     }
 }
 
-#[cold]
-fn out_of_range(c: &ColumnCursors<'_>, plan: &Plan, v: i128, rust: &str) -> Error {
-    let path = match plan {
-        Plan::Leaf { cur, .. } => c.column_path(*cur),
-        _ => "?",
+/// A stored integer or decimal as an i128: INT32/INT64 (as unsigned bits where `unsigned`),
+/// or big-endian two's complement bytes (sign-extended); `None` for any other value.
+#[inline(always)]
+fn wide(v: Val<'_>, unsigned: bool) -> Option<i128> {
+    Some(match v {
+        Val::I32(x) if unsigned => i128::from(x as u32),
+        Val::I64(x) if unsigned => i128::from(x as u64),
+        Val::I32(x) => i128::from(x),
+        Val::I64(x) => i128::from(x),
+        Val::Bytes(b) if b.len() <= 16 => {
+            let fill = if b.first().is_some_and(|&x| x & 0x80 != 0) {
+                0xff
+            } else {
+                0
+            };
+            let mut buf = [fill; 16];
+            buf[16 - b.len()..].copy_from_slice(b);
+            i128::from_be_bytes(buf)
+        }
+        _ => return None,
+    })
+}
+
+/// Reads an integer field of Rust type `T`: an INT32/INT64 value converts straight (as
+/// its unsigned bits where the column is unsigned; a compare where `T` is narrower, nothing
+/// where it is as wide), without going through i128; decimal bytes go through [`wide`].
+#[inline(always)]
+fn read_int<T>(plan: &Plan, c: &mut ColumnCursors<'_>, int: Int) -> Result<T>
+where
+    T: TryFrom<i32> + TryFrom<u32> + TryFrom<i64> + TryFrom<u64> + TryFrom<i128>,
+{
+    let Plan::Leaf { cur, conv } = plan else {
+        return Err(Error::invalid_argument("a leaf bound to a non-leaf plan"));
     };
-    Error::invalid_argument(format!("value {v} of column {path} does not fit a {rust}"))
+    let (values, k) = c.advance_ref(*cur)?;
+    // The value as stored, and as `T` where it fits.
+    let (w, t) = match (values, conv.unsigned) {
+        (Values::Int32(v), false) => match v.get(k) {
+            Some(&x) => (Some(i128::from(x)), T::try_from(x).ok()),
+            None => (None, None),
+        },
+        (Values::Int32(v), true) => match v.get(k) {
+            Some(&x) => (Some(i128::from(x as u32)), T::try_from(x as u32).ok()),
+            None => (None, None),
+        },
+        (Values::Int64(v), false) => match v.get(k) {
+            Some(&x) => (Some(i128::from(x)), T::try_from(x).ok()),
+            None => (None, None),
+        },
+        (Values::Int64(v), true) => match v.get(k) {
+            Some(&x) => (Some(i128::from(x as u64)), T::try_from(x as u64).ok()),
+            None => (None, None),
+        },
+        // DECIMAL bytes (a cursor feeds one field, so an integer's never had its bytes
+        // taken as text).
+        (Values::FixedLenByteArray(v), _) => {
+            let w = v.get(k).and_then(|b| wide(Val::Bytes(b), false));
+            (w, w.and_then(|w| T::try_from(w).ok()))
+        }
+        (Values::ByteArray(v), _) => {
+            let w = v.get(k).and_then(|b| wide(Val::Bytes(b), false));
+            (w, w.and_then(|w| T::try_from(w).ok()))
+        }
+        _ => (None, None),
+    };
+    match t {
+        Some(t) => Ok(t),
+        None => Err(int_error(c, *cur, w, int.rust)),
+    }
+}
+
+/// The error of [`read_int`]: a value that is no integer, or one out of `rust`'s range.
+#[cold]
+fn int_error(c: &ColumnCursors<'_>, cur: usize, v: Option<i128>, rust: &str) -> Error {
+    let path = c.column_path(cur);
+    Error::invalid_argument(match v {
+        Some(v) => format!("value {v} of column {path} does not fit a {rust}"),
+        None => format!("a value of column {path} does not fit a {rust}"),
+    })
 }
 
 /// The [`Int`] description of a Rust integer type.
@@ -270,8 +322,7 @@ macro_rules! ints {
                 Self::INT.bind(b, node, attrs)
             }
             fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
-                let v = Self::INT.read(plan, c)?;
-                <$t>::try_from(v).map_err(|_| out_of_range(c, plan, v, Self::INT.rust))
+                read_int::<$t>(plan, c, Self::INT)
             }
         }
     )*};
@@ -407,10 +458,11 @@ impl Field for bool {
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
-        match c.take(cur)? {
-            Val::Bool(b) => Ok(b),
-            _ => Err(bad_value(c, cur, "bool")),
+        match c.advance_ref(cur)? {
+            (Values::Boolean(v), k) => v.get(k).copied(),
+            _ => None,
         }
+        .ok_or_else(|| bad_value(c, cur, "bool"))
     }
 }
 impl Elem for bool {}
@@ -434,10 +486,11 @@ impl Field for f32 {
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
-        match c.take(cur)? {
-            Val::F32(x) => Ok(x),
-            _ => Err(bad_value(c, cur, "f32")),
+        match c.advance_ref(cur)? {
+            (Values::Float(v), k) => v.get(k).copied(),
+            _ => None,
         }
+        .ok_or_else(|| bad_value(c, cur, "f32"))
     }
 }
 impl Elem for f32 {}
@@ -466,11 +519,12 @@ impl Field for f64 {
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
-        match c.take(cur)? {
-            Val::F64(x) => Ok(x),
-            Val::F32(x) => Ok(f64::from(x)),
-            _ => Err(bad_value(c, cur, "f64")),
+        match c.advance_ref(cur)? {
+            (Values::Double(v), k) => v.get(k).copied(),
+            (Values::Float(v), k) => v.get(k).map(|&x| f64::from(x)),
+            _ => None,
         }
+        .ok_or_else(|| bad_value(c, cur, "f64"))
     }
 }
 impl Elem for f64 {}

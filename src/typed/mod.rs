@@ -501,6 +501,11 @@ pub struct CursorState {
     paths: Vec<String>,
 }
 
+/// The row being read (0-based, in the file), for the error of a null in a required field.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Row(pub u64);
+
 impl CursorState {
     /// Cursors over `leaves` (whole columns, or empty ones a [`PageSource`] fills), whose
     /// max definition levels are `max_defs`.
@@ -523,15 +528,17 @@ impl CursorState {
     }
 
     /// The cursors, refilled from `source` page by page as rows need them (`None`: the
-    /// columns are whole).
+    /// columns are whole), reading from row `row` of the file on.
     pub fn cursors<'c>(
         &'c mut self,
         source: Option<&'c mut (dyn PageSource + 'c)>,
+        row: Row,
     ) -> ColumnCursors<'c> {
         ColumnCursors {
             curs: &mut self.curs,
             paths: &self.paths,
             source,
+            row,
         }
     }
 }
@@ -542,6 +549,8 @@ pub struct ColumnCursors<'c> {
     curs: &'c mut [ColumnCursor],
     paths: &'c [String],
     source: Option<&'c mut (dyn PageSource + 'c)>,
+    /// The row being read.
+    row: Row,
 }
 
 impl core::fmt::Debug for ColumnCursors<'_> {
@@ -549,6 +558,7 @@ impl core::fmt::Debug for ColumnCursors<'_> {
         f.debug_struct("ColumnCursors")
             .field("curs", &self.curs)
             .field("paths", &self.paths)
+            .field("row", &self.row)
             .finish_non_exhaustive()
     }
 }
@@ -754,6 +764,39 @@ impl ColumnCursors<'_> {
         }
     }
 
+    /// Steps cursor `i` past its next entry, which must be a value, as
+    /// [`ColumnCursors::advance`]: the cursor's values and that value's index in them. For
+    /// the leaves of fixed-width types, which look at one variant of [`Values`] and so need
+    /// neither a [`Val`] nor the text check of [`ColumnCursors::take`] (a cursor feeds one
+    /// field, and only `String` fields take its bytes as text).
+    #[inline(always)]
+    pub(crate) fn advance_ref(&mut self, i: usize) -> Result<(&Values, usize)> {
+        let k = self.advance(i)?;
+        match self.curs.get(i) {
+            Some(c) => Ok((&c.leaf.values, k)),
+            None => Err(no_cursor()),
+        }
+    }
+
+    /// Whether cursor `i`'s column is the node at definition level `def` (a leaf that is
+    /// itself the optional node): then its entry is a value exactly where that node is
+    /// present.
+    #[inline(always)]
+    fn leaf_at(&self, i: usize, def: u16) -> bool {
+        self.curs.get(i).is_some_and(|c| c.max_def == def)
+    }
+
+    /// The error of a read of field `what` over cursor `i` that failed with `e`: the
+    /// field's own error where the cause is a null there (the entry is below `def`).
+    #[cold]
+    #[inline(never)]
+    fn null_or(&mut self, i: usize, def: u16, what: &(String, String), e: Error) -> Error {
+        match self.peek_def(i) {
+            Ok(d) if d < def => self.null_in_field(what),
+            _ => e,
+        }
+    }
+
     /// Takes cursor `i`'s next value as text: `Ok(None)` when the column is not BYTE_ARRAY
     /// or the value is not UTF-8. The page's bytes are checked as UTF-8 once, as a whole
     /// (a value is then UTF-8 when its bounds fall on character boundaries), not value by
@@ -794,7 +837,20 @@ impl ColumnCursors<'_> {
 
     #[cold]
     fn null_in_required(&self, i: usize) -> Error {
-        Error::invalid_argument("null value in a required field").in_column(self.path(i))
+        Error::invalid_argument(format!(
+            "null value in a required field at row {} of the file",
+            self.row.0
+        ))
+        .in_column(self.path(i))
+    }
+
+    /// The error of a null met in field `what.0` (column `what.1`), which is not an `Option`.
+    #[cold]
+    fn null_in_field(&self, what: &(String, String)) -> Error {
+        Error::invalid_argument(format!(
+            "field {} is not an Option, but column {} holds a null at row {} of the file",
+            what.0, what.1, self.row.0
+        ))
     }
 
     /// Column path of cursor `i`.
@@ -992,7 +1048,28 @@ impl<'s> Binder<'s> {
 #[doc(hidden)]
 #[inline(always)]
 pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut ColumnCursors<'_>) -> Result<T> {
-    let plan = plan.ok_or_else(|| Error::invalid_argument("a struct plan lacks a field"))?;
+    match plan {
+        Some(plan) => read_member(plan, c),
+        None => Err(no_member()),
+    }
+}
+
+#[cold]
+fn no_member() -> Error {
+    Error::invalid_argument("a struct plan lacks a field")
+}
+
+/// The error of a struct plan with other fields than the struct.
+#[doc(hidden)]
+#[cold]
+pub fn group_mismatch() -> Error {
+    Error::invalid_argument("a struct plan has other fields than its struct")
+}
+
+/// [`read_field`] of a field whose plan is there: what the derive's `read` calls per field.
+#[doc(hidden)]
+#[inline(always)]
+pub fn read_member<T: Field>(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<T> {
     if T::NULLABLE {
         return T::read(plan, c);
     }
@@ -1003,11 +1080,17 @@ pub fn read_field<T: Field>(plan: Option<&Plan>, c: &mut ColumnCursors<'_>) -> R
             inner,
             what,
         } => {
-            if c.peek_def(curs.start)? < *def {
-                return Err(Error::invalid_argument(format!(
-                    "field {} is not an Option, but column {} holds a null",
-                    what.0, what.1
-                )));
+            let i = curs.start;
+            // A leaf that is the optional node: the leaf's read finds a null itself (as an
+            // error, reworded here), so its definition level is looked at once.
+            if matches!(**inner, Plan::Leaf { .. }) && c.leaf_at(i, *def) {
+                return match T::read(inner, c) {
+                    Ok(v) => Ok(v),
+                    Err(e) => Err(c.null_or(i, *def, what, e)),
+                };
+            }
+            if c.peek_def(i)? < *def {
+                return Err(c.null_in_field(what));
             }
             T::read(inner, c)
         }
@@ -1242,7 +1325,7 @@ impl<T: Field + Elem> Field for Vec<T> {
             &mut out,
             |out, n| out.reserve_exact(n),
             |out, p, _, c| {
-                out.push(read_field::<T>(Some(p), c)?);
+                out.push(read_member::<T>(p, c)?);
                 Ok(())
             },
         )?;
@@ -1288,7 +1371,7 @@ macro_rules! map_field {
             fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 let mut out = $map::new();
                 read_repeated(plan, c, &mut out, |_, _| {}, |out, k, v, c| {
-                    let key = read_field::<K>(Some(k), c)?;
+                    let key = read_member::<K>(k, c)?;
                     let value = read_field::<V>(v, c)?;
                     out.insert(key, value);
                     Ok(())

@@ -81,7 +81,7 @@ fn worked_example() {
         .map(|&c| schema.columns()[c].path_string())
         .collect();
     let mut state = CursorState::new(core::mem::take(&mut s.leaves), &defs, &paths);
-    let mut c = state.cursors(None);
+    let mut c = state.cursors(None, Row(0));
     let back: Vec<R> = (0..2).map(|_| R::read(&plan, &mut c).unwrap()).collect();
     assert_eq!(back, rows);
 }
