@@ -994,8 +994,9 @@ fn a_null_in_a_required_field_far_into_the_file_names_its_row() {
     }
 }
 
-/// Lists whose entries run over page ends and row groups, empty lists, null structs and
-/// null lists read back as written, also read in parts (a projection of the element).
+/// Lists whose entries run over page ends, batches and row groups, empty lists, null
+/// structs and null lists read back as written, also read in parts (a projection of the
+/// element).
 #[test]
 fn nested_records_across_pages_read_back() {
     #[derive(Record, Debug, Clone, PartialEq)]
@@ -1045,11 +1046,14 @@ fn nested_records_across_pages_read_back() {
             },
         })
         .collect();
-    for dict in [false, true] {
+    // Small pages (a batch is the rows a page holds whole), and pages of more rows than a
+    // batch takes (1,024).
+    for (dict, pages) in [(false, 97), (true, 97), (true, 100_000)] {
         let options = WriteOptions::default()
             .dictionary(dict)
-            .row_group_rows(1_100)
-            .max_rows_per_page(97);
+            .row_group_rows(1_100 + 1_900 * usize::from(pages > 97))
+            .max_rows_per_page(pages)
+            .data_page_size(1 << 24);
         let bytes = write(&rows, options);
         let file = FileReader::from_bytes(&bytes).unwrap();
         let back: Vec<N> = file

@@ -204,6 +204,8 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
     let mut binds = Vec::new();
     let mut reads = Vec::new();
     let mut plans = Vec::new();
+    let mut columns = Vec::new();
+    let mut builds = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut k = 0usize;
     for f in &named.named {
@@ -214,6 +216,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
             .ok_or_else(|| Error::new_spanned(f, "unnamed field"))?;
         if a.skip {
             reads.push(quote!(#fid: ::core::default::Default::default()));
+            builds.push(quote!(#fid: ::core::default::Default::default()));
             continue;
         }
         let ty = &f.ty;
@@ -258,7 +261,16 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
             b.bind_member::<#ty>(node, #name, stringify!(#fid), #attrs)?
         ));
         let plan = quote::format_ident!("plan_{}", k);
+        let values = quote::format_ident!("values_{}", k);
         reads.push(quote!(#fid: ::parket::typed::read_member::<#ty>(#plan, c)?));
+        columns.push(quote! {
+            let mut #values = ::std::vec::Vec::new();
+            ::parket::typed::read_member_many::<#ty>(#plan, c, slots, &mut #values)?;
+            let mut #values = ::core::iter::IntoIterator::into_iter(#values);
+        });
+        builds.push(quote!(
+            #fid: ::core::iter::Iterator::next(&mut #values).ok_or_else(::parket::typed::group_mismatch)?
+        ));
         plans.push(plan);
         k += 1;
     }
@@ -320,6 +332,25 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                     return ::core::result::Result::Err(::parket::typed::group_mismatch());
                 };
                 ::core::result::Result::Ok(#ident { #(#reads),* })
+            }
+            // A column at a time: each field's values for all the slots, then the structs.
+            #[allow(unused_variables, unused_mut)]
+            fn read_many(
+                plan: &::parket::typed::Plan,
+                c: &mut ::parket::typed::ColumnCursors<'_>,
+                slots: &[bool],
+                out: &mut ::std::vec::Vec<Self>,
+            ) -> ::parket::Result<()> {
+                let [#(#plans),*] = plan.group_fields()? else {
+                    return ::core::result::Result::Err(::parket::typed::group_mismatch());
+                };
+                #(#columns)*
+                let n = slots.iter().filter(|s| **s).count();
+                out.reserve(n);
+                for _ in 0..n {
+                    out.push(#ident { #(#builds),* });
+                }
+                ::core::result::Result::Ok(())
             }
         }
         impl ::parket::typed::Elem for #ident {}

@@ -1,8 +1,9 @@
 //! Reading rows into Rust structs that implement [`Record`]: the struct is bound to the
 //! file's schema by field name ([`crate::typed::Binder`]) before any row, then each row
 //! group's bound columns (and only those) are read page by page as the rows need them
-//! (a [`PageSource`] per row group): memory is a page or two per column, whatever the size
-//! of the row group.
+//! (a [`PageSource`] per row group): memory is a page or two per column and a batch of at
+//! most [`MAX_BATCH`] rows (those the current pages hold whole, read a column at a time,
+//! `typed::batch`), whatever the size of the row group.
 
 use alloc::format;
 use alloc::string::String;
@@ -12,7 +13,10 @@ use core::marker::PhantomData;
 use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
-use crate::typed::{read_field, Attrs, Binder, CursorState, PageSource, Plan, Record, Row};
+use crate::typed::{
+    read_field, read_member_many, Attrs, Binder, CursorState, PageSource, Plan, Record, Row,
+    MAX_BATCH,
+};
 use crate::values::LeafData;
 
 impl<'a> FileReader<'a> {
@@ -80,6 +84,8 @@ impl<'a> FileReader<'a> {
             next_rg: 0,
             rg_left: 0,
             row: 0,
+            ready: Vec::new().into_iter(),
+            one_by_one: 0,
             cursors: CursorState::default(),
             chunks: Chunks(Vec::new()),
             done: false,
@@ -100,6 +106,10 @@ pub struct TypedRecords<'f, 'a, T> {
     rg_left: u64,
     /// Rows of the file read so far.
     row: u64,
+    /// Rows read as a batch, not yet given out.
+    ready: alloc::vec::IntoIter<T>,
+    /// Rows to read one by one before the next batch (those of a batch that failed).
+    one_by_one: usize,
     cursors: CursorState,
     chunks: Chunks<'f>,
     done: bool,
@@ -117,6 +127,9 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
     type Item = Result<T>;
 
     fn next(&mut self) -> Option<Result<T>> {
+        if let Some(row) = self.ready.next() {
+            return Some(Ok(row));
+        }
         if self.done {
             return None;
         }
@@ -148,6 +161,12 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
                 }
             }
         }
+        if self.one_by_one == 0 {
+            if let Some(row) = self.batch() {
+                return Some(Ok(row));
+            }
+        }
+        self.one_by_one = self.one_by_one.saturating_sub(1);
         self.rg_left -= 1;
         let mut cursors = self.cursors.cursors(Some(&mut self.chunks), Row(self.row));
         self.row += 1;
@@ -156,6 +175,37 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             self.done = true;
         }
         Some(row.map_err(|e| e.in_row_group(self.next_rg - 1)))
+    }
+}
+
+impl<T: Record> TypedRecords<'_, '_, T> {
+    /// Reads the rows every bound column's current page holds whole (up to
+    /// [`MAX_BATCH`]) a column at a time (`typed::batch`), and gives the first. `None` where
+    /// there are not two such rows, or the batch failed: then the cursors are put back and
+    /// those rows are read one by one (which reports the error at its row).
+    fn batch(&mut self) -> Option<T> {
+        let most = usize::try_from(self.rg_left)
+            .unwrap_or(usize::MAX)
+            .min(MAX_BATCH);
+        let n = self.cursors.whole_rows(most);
+        if n < 2 {
+            return None;
+        }
+        let at = self.cursors.snapshot();
+        let slots = alloc::vec![true; n];
+        let mut rows = Vec::with_capacity(n);
+        // No page source: a batch never refills, so putting the positions back undoes it.
+        let mut cursors = self.cursors.cursors(None, Row(self.row));
+        let read = read_member_many::<T>(&self.plan, &mut cursors, &slots, &mut rows);
+        if read.is_err() || rows.len() != n {
+            self.cursors.restore(&at);
+            self.one_by_one = n;
+            return None;
+        }
+        self.rg_left -= n as u64;
+        self.row += n as u64;
+        self.ready = rows.into_iter();
+        self.ready.next()
     }
 }
 

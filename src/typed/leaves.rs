@@ -7,7 +7,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
-    Annotation, Attrs, Binder, ColumnCursors, Elem, Field, Lv, Plan, SchemaCtx, Shredder, Val,
+    batch, Annotation, Attrs, Binder, ColumnCursors, Elem, Field, Lv, Plan, SchemaCtx, Shredder,
+    Val,
 };
 use crate::error::{Error, Result};
 use crate::format::{FieldRepetitionType as Rep, LogicalType, PhysicalType, TimeUnit};
@@ -286,6 +287,49 @@ where
     }
 }
 
+/// [`Field::read_many`] of an integer field: signed INT32/INT64 columns in one loop,
+/// the rest one by one.
+#[inline]
+fn ints_many<T>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<T>,
+) -> Result<()>
+where
+    T: Field + TryFrom<i32> + TryFrom<i64>,
+{
+    if let Plan::Leaf { cur, conv } = plan {
+        if !conv.unsigned
+            && (c.leaf_many(*cur, slots, out, batch::int32s_of, |x| T::try_from(x).ok())?
+                || c.leaf_many(*cur, slots, out, batch::int64s_of, |x| T::try_from(x).ok())?)
+        {
+            return Ok(());
+        }
+    }
+    batch::one_by_one(plan, c, slots, out)
+}
+
+/// The fixed-width leaves' [`Field::read_many`]: the column's values of `pick` in one loop
+/// (as `conv` makes them), else one by one.
+macro_rules! fixed_many {
+    ($($pick:path => $conv:expr),*) => {
+        fn read_many(
+            plan: &Plan,
+            c: &mut ColumnCursors<'_>,
+            slots: &[bool],
+            out: &mut Vec<Self>,
+        ) -> Result<()> {
+            if let Plan::Leaf { cur, .. } = plan {
+                if false $(|| c.leaf_many(*cur, slots, out, $pick, $conv)?)* {
+                    return Ok(());
+                }
+            }
+            batch::one_by_one(plan, c, slots, out)
+        }
+    };
+}
+
 /// The error of [`read_int`]: a value that is no integer, or one out of `rust`'s range.
 #[cold]
 fn int_error(c: &ColumnCursors<'_>, cur: usize, v: Option<i128>, rust: &str) -> Error {
@@ -323,6 +367,9 @@ macro_rules! ints {
             }
             fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 read_int::<$t>(plan, c, Self::INT)
+            }
+            fn read_many(plan: &Plan, c: &mut ColumnCursors<'_>, slots: &[bool], out: &mut Vec<Self>) -> Result<()> {
+                ints_many::<$t>(plan, c, slots, out)
             }
         }
     )*};
@@ -464,6 +511,7 @@ impl Field for bool {
         }
         .ok_or_else(|| bad_value(c, cur, "bool"))
     }
+    fixed_many!(batch::bools_of => Some);
 }
 impl Elem for bool {}
 
@@ -492,6 +540,7 @@ impl Field for f32 {
         }
         .ok_or_else(|| bad_value(c, cur, "f32"))
     }
+    fixed_many!(batch::floats_of => Some);
 }
 impl Elem for f32 {}
 
@@ -526,6 +575,7 @@ impl Field for f64 {
         }
         .ok_or_else(|| bad_value(c, cur, "f64"))
     }
+    fixed_many!(batch::doubles_of => Some, batch::floats_of => |x| Some(f64::from(x)));
 }
 impl Elem for f64 {}
 
@@ -570,6 +620,19 @@ impl Field for String {
             Some(s) => Ok(String::from(s)),
             None => Err(bad_value(c, cur, "UTF-8 string")),
         }
+    }
+    fn read_many(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        if let Plan::Leaf { cur, .. } = plan {
+            if c.strings_many(*cur, slots, out)? {
+                return Ok(());
+            }
+        }
+        batch::one_by_one(plan, c, slots, out)
     }
 }
 impl Elem for String {}

@@ -47,11 +47,14 @@ use crate::levels::shape::{shape_of, Shape};
 use crate::schema::{NodeKind, Schema, Type};
 use crate::values::{LeafData, Values};
 
+mod batch;
 #[cfg(any(feature = "chrono", feature = "uuid"))]
 mod external;
 mod leaves;
 mod shred;
 
+pub use batch::read_member_many;
+pub(crate) use batch::MAX_BATCH;
 pub use shred::Entries;
 
 #[doc(hidden)]
@@ -393,6 +396,8 @@ pub enum Plan {
         curs: Range<usize>,
         /// Definition level of the node when present.
         def: u16,
+        /// Repetition level of the node (its repeated ancestors).
+        rep: u16,
         /// The value.
         inner: Box<Plan>,
         /// Rust field path and column path, for the error of a null in a required field.
@@ -451,6 +456,9 @@ pub struct ColumnCursor {
     /// The data bytes of a BYTE_ARRAY page read into `String`s, checked as UTF-8 once for
     /// the whole page ([`ColumnCursors::take_str`]) and moved back on refill.
     text: Text,
+    /// Where the rows of the page(s) start (entries at repetition level 0), found once per
+    /// page for batches (`typed::batch`); `None` until then.
+    starts: Option<Vec<usize>>,
 }
 
 /// Whether a cursor's page bytes were checked as UTF-8 ([`ColumnCursors::take_str`]).
@@ -474,6 +482,22 @@ impl ColumnCursor {
         {
             *b.parts_mut().1 = t.into_bytes();
         }
+    }
+}
+
+/// Checks a page's bytes as UTF-8 once, as a whole (see [`ColumnCursors::take_str`]):
+/// moves them into `text` where they are.
+#[inline]
+fn check_text(text: &mut Text, b: &mut crate::values::ByteArrays) {
+    if matches!(text, Text::Unchecked) {
+        let data = core::mem::take(b.parts_mut().1);
+        *text = match String::from_utf8(data) {
+            Ok(t) => Text::Valid(t),
+            Err(e) => {
+                *b.parts_mut().1 = e.into_bytes();
+                Text::Invalid
+            }
+        };
     }
 }
 
@@ -521,6 +545,7 @@ impl CursorState {
                     lvl: 0,
                     val: 0,
                     text: Text::Unchecked,
+                    starts: None,
                 })
                 .collect(),
             paths: paths.to_vec(),
@@ -608,6 +633,7 @@ impl ColumnCursors<'_> {
             c.leaf.def_levels.clear();
             c.leaf.rep_levels.clear();
             c.leaf.values.clear();
+            c.starts = None;
             c.val = 0;
             c.lvl = 0;
             c.nvals = 0;
@@ -811,16 +837,7 @@ impl ColumnCursors<'_> {
         let Values::ByteArray(b) = &mut c.leaf.values else {
             return Ok(None);
         };
-        if matches!(c.text, Text::Unchecked) {
-            let data = core::mem::take(b.parts_mut().1);
-            c.text = match String::from_utf8(data) {
-                Ok(t) => Text::Valid(t),
-                Err(e) => {
-                    *b.parts_mut().1 = e.into_bytes();
-                    Text::Invalid
-                }
-            };
-        }
+        check_text(&mut c.text, b);
         let Text::Valid(t) = &c.text else {
             // Some value of the page is not UTF-8: check this one alone.
             return match b.get(k) {
@@ -968,6 +985,7 @@ impl<'s> Binder<'s> {
         Ok(Plan::Nullable {
             curs: start..self.columns.len(),
             def: n.max_def_level,
+            rep: n.max_rep_level,
             inner: Box::new(inner),
             what: Box::new((self.field_path(), column)),
         })
@@ -1079,6 +1097,7 @@ pub fn read_member<T: Field>(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<T
             def,
             inner,
             what,
+            ..
         } => {
             let i = curs.start;
             // A leaf that is the optional node: the leaf's read finds a null itself (as an
@@ -1149,6 +1168,19 @@ pub trait Field: Sized {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan>;
     /// Reads one value.
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self>;
+    /// Reads one value per present slot of `slots` into `out`, a column at a time, from
+    /// entries the cursors' current pages hold (see `typed::batch`); an absent slot steps
+    /// over one entry in each of the type's columns. After an error the cursors are
+    /// anywhere: the caller puts them back and reads row by row.
+    #[inline]
+    fn read_many(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        batch::one_by_one(plan, c, slots, out)
+    }
 }
 
 /// The types a `Vec<T>` holds as a LIST: every [`Field`] but `u8` (`Vec<u8>` is a
@@ -1214,6 +1246,14 @@ impl<T: Field> Field for Option<T> {
             }
             p => T::read(p, c).map(Some),
         }
+    }
+    fn read_many(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        batch::read_options(plan, c, slots, out)
     }
 }
 
@@ -1331,6 +1371,14 @@ impl<T: Field + Elem> Field for Vec<T> {
         )?;
         Ok(out)
     }
+    fn read_many(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        batch::read_vecs(plan, c, slots, out)
+    }
 }
 impl<T: Field + Elem> Elem for Vec<T> {}
 
@@ -1377,6 +1425,16 @@ macro_rules! map_field {
                     Ok(())
                 })?;
                 Ok(out)
+            }
+            fn read_many(
+                plan: &Plan,
+                c: &mut ColumnCursors<'_>,
+                slots: &[bool],
+                out: &mut Vec<Self>,
+            ) -> Result<()> {
+                batch::read_maps(plan, c, slots, out, $map::new, |m, k, v| {
+                    m.insert(k, v);
+                })
             }
         }
         impl<K: Field + $($bound)*, V: Field> Elem for $map<K, V> {}

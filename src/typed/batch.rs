@@ -1,0 +1,492 @@
+//! Reading many rows at a time, a column at a time ([`Field::read_many`]): the Dremel
+//! assembly of `levels::assembler` over the cursors of `ColumnCursors`, without a `Value`
+//! tree, for rows whose entries the cursors' current pages hold whole.
+//!
+//! A batch is a run of *slots*, one per value a type is asked for: present (`true`), or
+//! absent (`false`: an ancestor is null or an empty list, which is one entry in each of
+//! the type's columns, stepped over). A struct reads each of its fields for all the slots
+//! (one column after the other), then builds the structs; an `Option` or a list looks at
+//! its first column's levels to turn its slots into its value's slots (present where the
+//! node is there, one per list element). A leaf walks its column's levels and values in
+//! one loop, with no lookup per value.
+//!
+//! A batch never refills a page (the cursors have no page source), so that any error (a
+//! null in a required field, a value that does not fit, text that is not UTF-8, rows that
+//! are not whole) leaves nothing but positions to undo: the caller (`read_typed`) puts the
+//! cursors back ([`CursorState::snapshot`]) and reads the same rows one by one, which
+//! gives the error at its row, after the rows before it.
+
+use alloc::vec::Vec;
+use core::ops::Range;
+
+use super::{ColumnCursors, CursorState, Field, Plan, Text};
+use crate::error::{Error, Result};
+use crate::values::Values;
+pub(crate) use slices::*;
+
+/// Most rows read as one batch (bounds the memory of the columns' intermediate values).
+pub(crate) const MAX_BATCH: usize = 1024;
+
+/// The error that ends a batch: the rows are read again one by one, which says what it is.
+#[cold]
+pub(crate) fn miss() -> Error {
+    Error::invalid_argument("the batch holds what the row-by-row read reports")
+}
+
+/// The cursors of a plan (the columns its value reads).
+pub(crate) fn plan_curs(plan: &Plan) -> Range<usize> {
+    match plan {
+        Plan::Leaf { cur, .. } => *cur..*cur + 1,
+        Plan::Nullable { curs, .. } | Plan::Repeated { curs, .. } => curs.clone(),
+        Plan::Group(fields) => {
+            let mut all = fields.iter().map(plan_curs).filter(|r| !r.is_empty());
+            match all.next() {
+                Some(first) => all.fold(first, |a, r| a.start.min(r.start)..a.end.max(r.end)),
+                None => 0..0,
+            }
+        }
+        Plan::Absent => 0..0,
+    }
+}
+
+/// [`Field::read_many`] one slot at a time (the trait's default, and the fallback of the
+/// leaves' column loops): [`Field::read`] per present slot, one entry stepped over in each
+/// of the plan's columns per absent one.
+pub(crate) fn one_by_one<T: Field>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<T>,
+) -> Result<()> {
+    let mut curs = None;
+    for &present in slots {
+        if present {
+            out.push(T::read(plan, c)?);
+        } else {
+            c.skip(curs.get_or_insert_with(|| plan_curs(plan)).clone());
+        }
+    }
+    Ok(())
+}
+
+/// [`Field::read_many`] of a field (as [`super::read_member`]): a field that is not an
+/// `Option` over an OPTIONAL node ends the batch where the node is null.
+#[doc(hidden)]
+#[inline]
+pub fn read_member_many<T: Field>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<T>,
+) -> Result<()> {
+    if T::NULLABLE {
+        return T::read_many(plan, c, slots, out);
+    }
+    match plan {
+        Plan::Nullable {
+            curs,
+            def,
+            rep,
+            inner,
+            ..
+        } => {
+            // A leaf that is the optional node finds its nulls itself.
+            let leaf = matches!(**inner, Plan::Leaf { .. }) && c.leaf_at(curs.start, *def);
+            if !leaf {
+                let mut all = true;
+                c.scan(curs.start, *rep, slots.len(), |k, d| {
+                    all &= !slots.get(k).copied().unwrap_or(false) || d >= *def;
+                })?;
+                if !all {
+                    return Err(miss());
+                }
+            }
+            T::read_many(inner, c, slots, out)
+        }
+        Plan::Absent => Err(miss()),
+        p => T::read_many(p, c, slots, out),
+    }
+}
+
+/// `Option<T>`'s [`Field::read_many`].
+pub(crate) fn read_options<T: Field>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<Option<T>>,
+) -> Result<()> {
+    let mut values = Vec::new();
+    match plan {
+        Plan::Absent => {
+            out.extend(slots.iter().filter(|&&s| s).map(|_| None));
+            return Ok(());
+        }
+        Plan::Nullable {
+            curs,
+            def,
+            rep,
+            inner,
+            ..
+        } => {
+            let mut there = Vec::with_capacity(slots.len());
+            if matches!(**inner, Plan::Leaf { .. }) && c.leaf_at(curs.start, *def) {
+                // The leaf is the optional node: one entry per slot.
+                let cur = c.cur(curs.start).map_err(|_| miss())?;
+                let defs = cur.leaf.def_levels.get(cur.lvl..cur.lvl + slots.len());
+                let defs = defs.ok_or_else(miss)?;
+                there.extend(slots.iter().zip(defs).map(|(&s, &d)| s && d >= *def));
+            } else {
+                c.scan(curs.start, *rep, slots.len(), |k, d| {
+                    there.push(slots.get(k).copied().unwrap_or(false) && d >= *def);
+                })?;
+            }
+            T::read_many(inner, c, &there, &mut values)?;
+            let mut values = values.into_iter();
+            for (&s, &t) in slots.iter().zip(&there) {
+                if s {
+                    out.push(if t {
+                        Some(values.next().ok_or_else(miss)?)
+                    } else {
+                        None
+                    });
+                }
+            }
+        }
+        p => {
+            T::read_many(p, c, slots, &mut values)?;
+            out.extend(values.into_iter().map(Some));
+        }
+    }
+    Ok(())
+}
+
+/// The entries of a list (or map) for each slot: how many (0 for an absent slot, a null
+/// or an empty list) and the element slots (present per entry; absent for the one entry
+/// an absent, null or empty list leaves).
+pub(crate) fn read_lists(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+) -> Result<(Vec<usize>, Vec<bool>)> {
+    let Plan::Repeated { curs, def, rep, .. } = plan else {
+        return Err(miss());
+    };
+    let (def, rep) = (*def, *rep);
+    let cur = c.cur(curs.start).map_err(|_| miss())?;
+    let lvl = cur.lvl;
+    let (defs, reps) = (&cur.leaf.def_levels, &cur.leaf.rep_levels);
+    let mut lens = Vec::with_capacity(slots.len());
+    let mut elems = Vec::with_capacity(slots.len());
+    let mut at = lvl;
+    for &s in slots {
+        let d = *defs.get(at).ok_or_else(miss)?;
+        if !s || d < def {
+            lens.push(0);
+            elems.push(false);
+            at += 1;
+            // A list's entries run on while the repetition level is at least its own.
+            while reps.get(at).is_some_and(|&r| r >= rep) {
+                at += 1;
+            }
+            continue;
+        }
+        let mut n = 1;
+        at += 1;
+        elems.push(true);
+        while let Some(&r) = reps.get(at) {
+            if r < rep {
+                break;
+            }
+            if r == rep {
+                n += 1;
+                elems.push(true);
+            }
+            at += 1;
+        }
+        lens.push(n);
+    }
+    if at > defs.len() {
+        return Err(miss());
+    }
+    Ok((lens, elems))
+}
+
+/// `Vec<T>`'s [`Field::read_many`]: the elements of all the slots' lists at once, then
+/// the lists.
+pub(crate) fn read_vecs<T: Field>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<Vec<T>>,
+) -> Result<()> {
+    let Plan::Repeated { first, .. } = plan else {
+        return Err(miss());
+    };
+    let (lens, elems) = read_lists(plan, c, slots)?;
+    let mut flat = Vec::with_capacity(elems.len());
+    read_member_many::<T>(first, c, &elems, &mut flat)?;
+    let mut flat = flat.into_iter();
+    for (&s, &n) in slots.iter().zip(&lens) {
+        if s {
+            let list: Vec<T> = flat.by_ref().take(n).collect();
+            if list.len() != n {
+                return Err(miss());
+            }
+            out.push(list);
+        }
+    }
+    Ok(())
+}
+
+/// A map's [`Field::read_many`]: the keys of all the slots' maps, their values, then the
+/// maps (`new` and `insert` of the map type).
+pub(crate) fn read_maps<K: Field, V: Field, M>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<M>,
+    new: fn() -> M,
+    insert: fn(&mut M, K, V),
+) -> Result<()> {
+    let Plan::Repeated {
+        first,
+        second: Some(second),
+        ..
+    } = plan
+    else {
+        return Err(miss());
+    };
+    let (lens, elems) = read_lists(plan, c, slots)?;
+    let (mut keys, mut values) = (Vec::new(), Vec::new());
+    read_member_many::<K>(first, c, &elems, &mut keys)?;
+    read_member_many::<V>(second, c, &elems, &mut values)?;
+    let mut entries = keys.into_iter().zip(values);
+    for (&s, &n) in slots.iter().zip(&lens) {
+        if s {
+            let mut m = new();
+            for _ in 0..n {
+                let (k, v) = entries.next().ok_or_else(miss)?;
+                insert(&mut m, k, v);
+            }
+            out.push(m);
+        }
+    }
+    Ok(())
+}
+
+impl CursorState {
+    /// Where every cursor is, for [`CursorState::restore`].
+    pub fn snapshot(&self) -> Vec<(usize, usize)> {
+        self.curs.iter().map(|c| (c.lvl, c.val)).collect()
+    }
+
+    /// Puts the cursors back where [`CursorState::snapshot`] saw them (pages unchanged: a
+    /// batch refills none).
+    pub fn restore(&mut self, at: &[(usize, usize)]) {
+        for (c, &(lvl, val)) in self.curs.iter_mut().zip(at) {
+            c.lvl = lvl;
+            c.val = val;
+        }
+    }
+
+    /// How many whole rows, up to `most`, every cursor's current page holds from where it
+    /// is (a row a page ends with may go on in the next page, so it is not counted).
+    pub fn whole_rows(&mut self, most: usize) -> usize {
+        let mut n = most;
+        for c in &mut self.curs {
+            let left = if !c.leaf.rep_levels.is_empty() {
+                let starts = c.starts.get_or_insert_with(|| {
+                    let reps = c.leaf.rep_levels.iter().enumerate();
+                    reps.filter(|(_, &r)| r == 0).map(|(k, _)| k).collect()
+                });
+                // The starts from here on, less the last (its row may go on).
+                let from = starts.partition_point(|&p| p < c.lvl);
+                (starts.len() - from).saturating_sub(1)
+            } else if c.max_def > 0 {
+                c.leaf.def_levels.len().saturating_sub(c.lvl)
+            } else {
+                c.nvals.saturating_sub(c.val)
+            };
+            n = n.min(left);
+        }
+        n
+    }
+}
+
+impl ColumnCursors<'_> {
+    /// Calls `f(k, def)` with the definition level of the first entry of each of `n` slots
+    /// of cursor `i` from where it is, a slot running on while the repetition level is
+    /// above `depth` (the node's repeated ancestors). Moves nothing.
+    #[inline]
+    pub(crate) fn scan(
+        &self,
+        i: usize,
+        depth: u16,
+        n: usize,
+        mut f: impl FnMut(usize, u16),
+    ) -> Result<()> {
+        let c = self.cur(i).map_err(|_| miss())?;
+        let (defs, reps) = (&c.leaf.def_levels, &c.leaf.rep_levels);
+        if c.max_def == 0 {
+            // A column with no levels is under no optional node or list.
+            return Err(miss());
+        }
+        let mut at = c.lvl;
+        for k in 0..n {
+            f(k, *defs.get(at).ok_or_else(miss)?);
+            at += 1;
+            while reps.get(at).is_some_and(|&r| r > depth) {
+                at += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// A leaf's column loop: for each slot, steps over an absent one's entry, or takes a
+    /// present one's value (which must be there: a null ends the batch) as `conv` makes it
+    /// (`None`: it does not fit, which ends the batch). False where `pick` finds no values
+    /// of its type (the caller reads one by one, which says why).
+    #[inline]
+    pub(crate) fn leaf_many<P: Copy, T>(
+        &mut self,
+        i: usize,
+        slots: &[bool],
+        out: &mut Vec<T>,
+        pick: impl Fn(&Values) -> Option<&[P]>,
+        conv: impl Fn(P) -> Option<T>,
+    ) -> Result<bool> {
+        let c = self.curs.get_mut(i).ok_or_else(miss)?;
+        let Some(values) = pick(&c.leaf.values) else {
+            return Ok(false);
+        };
+        let n = slots.len();
+        let mut val = c.val;
+        out.reserve(n);
+        if c.max_def == 0 {
+            let vs = values.get(val..val + n).ok_or_else(miss)?;
+            for (&v, &s) in vs.iter().zip(slots) {
+                if !s {
+                    return Err(miss());
+                }
+                out.push(conv(v).ok_or_else(miss)?);
+            }
+            val += n;
+        } else {
+            let defs = c.leaf.def_levels.get(c.lvl..c.lvl + n).ok_or_else(miss)?;
+            let full = c.max_def;
+            if slots.iter().zip(defs).all(|(&s, &d)| s && d == full) {
+                // No nulls: the next n values.
+                for &v in values.get(val..val + n).ok_or_else(miss)? {
+                    out.push(conv(v).ok_or_else(miss)?);
+                }
+                c.lvl += n;
+                c.val = val + n;
+                return Ok(true);
+            }
+            for (&d, &s) in defs.iter().zip(slots) {
+                if s {
+                    if d != full {
+                        return Err(miss());
+                    }
+                    let v = *values.get(val).ok_or_else(miss)?;
+                    out.push(conv(v).ok_or_else(miss)?);
+                    val += 1;
+                }
+            }
+        }
+        c.lvl += n;
+        c.val = val;
+        Ok(true)
+    }
+
+    /// [`ColumnCursors::leaf_many`] of a `String` field: the page's bytes are checked as
+    /// UTF-8 once (as for [`ColumnCursors::take_str`]); false where they are not (or the
+    /// column holds no BYTE_ARRAY).
+    pub(crate) fn strings_many(
+        &mut self,
+        i: usize,
+        slots: &[bool],
+        out: &mut Vec<alloc::string::String>,
+    ) -> Result<bool> {
+        let c = self.curs.get_mut(i).ok_or_else(miss)?;
+        let Values::ByteArray(b) = &mut c.leaf.values else {
+            return Ok(false);
+        };
+        super::check_text(&mut c.text, b);
+        let Text::Valid(t) = &c.text else {
+            return Ok(false);
+        };
+        let offsets = b.offsets();
+        let n = slots.len();
+        let full = c.max_def;
+        let defs = if full > 0 {
+            c.leaf.def_levels.get(c.lvl..c.lvl + n).ok_or_else(miss)?
+        } else {
+            &[]
+        };
+        let mut val = c.val;
+        out.reserve(n);
+        let all = if full > 0 {
+            slots.iter().zip(defs).all(|(&s, &d)| s && d == full)
+        } else {
+            slots.iter().all(|&s| s)
+        };
+        if all {
+            // No nulls: the next n values, one after the other.
+            let bounds = offsets.get(val..=val + n).ok_or_else(miss)?;
+            for w in bounds.windows(2) {
+                let (&[start, end], _) = w.split_first_chunk().ok_or_else(miss)?;
+                out.push(alloc::string::String::from(
+                    t.get(start..end).ok_or_else(miss)?,
+                ));
+            }
+            c.lvl += n;
+            c.val = val + n;
+            return Ok(true);
+        }
+        for (k, &s) in slots.iter().enumerate() {
+            if !s {
+                if full == 0 {
+                    return Err(miss());
+                }
+                continue;
+            }
+            if full > 0 && defs.get(k) != Some(&full) {
+                return Err(miss());
+            }
+            let (Some(&start), Some(&end)) = (offsets.get(val), offsets.get(val + 1)) else {
+                return Err(miss());
+            };
+            out.push(alloc::string::String::from(
+                t.get(start..end).ok_or_else(miss)?,
+            ));
+            val += 1;
+        }
+        c.lvl += n;
+        c.val = val;
+        Ok(true)
+    }
+}
+
+/// The values of one physical type, shared (what [`ColumnCursors::leaf_many`] picks).
+mod slices {
+    use crate::values::Values;
+
+    macro_rules! slices {
+        ($($f:ident $variant:ident $t:ty;)*) => {$(
+            pub(crate) fn $f(v: &Values) -> Option<&[$t]> {
+                match v {
+                    Values::$variant(o) => Some(o),
+                    _ => None,
+                }
+            }
+        )*};
+    }
+    slices! {
+        bools_of Boolean bool;
+        int32s_of Int32 i32;
+        int64s_of Int64 i64;
+        floats_of Float f32;
+        doubles_of Double f64;
+    }
+}
