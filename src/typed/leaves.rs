@@ -253,22 +253,10 @@ where
     let (values, k) = c.advance_ref(*cur)?;
     // The value as stored, and as `T` where it fits.
     let (w, t) = match (values, conv.unsigned) {
-        (Values::Int32(v), false) => match v.get(k) {
-            Some(&x) => (Some(i128::from(x)), T::try_from(x).ok()),
-            None => (None, None),
-        },
-        (Values::Int32(v), true) => match v.get(k) {
-            Some(&x) => (Some(i128::from(x as u32)), T::try_from(x as u32).ok()),
-            None => (None, None),
-        },
-        (Values::Int64(v), false) => match v.get(k) {
-            Some(&x) => (Some(i128::from(x)), T::try_from(x).ok()),
-            None => (None, None),
-        },
-        (Values::Int64(v), true) => match v.get(k) {
-            Some(&x) => (Some(i128::from(x as u64)), T::try_from(x as u64).ok()),
-            None => (None, None),
-        },
+        (Values::Int32(v), false) => fits(v.get(k).copied()),
+        (Values::Int32(v), true) => fits(v.get(k).map(|&x| x as u32)),
+        (Values::Int64(v), false) => fits(v.get(k).copied()),
+        (Values::Int64(v), true) => fits(v.get(k).map(|&x| x as u64)),
         // DECIMAL bytes (a cursor feeds one field, so an integer's never had its bytes
         // taken as text).
         (Values::FixedLenByteArray(v), _) => {
@@ -284,6 +272,18 @@ where
     match t {
         Some(t) => Ok(t),
         None => Err(int_error(c, *cur, w, int.rust)),
+    }
+}
+
+/// A stored integer `x` as an i128 (for errors) and as `T` where it fits.
+#[inline(always)]
+fn fits<X: Copy, T: TryFrom<X>>(x: Option<X>) -> (Option<i128>, Option<T>)
+where
+    i128: From<X>,
+{
+    match x {
+        Some(x) => (Some(i128::from(x)), T::try_from(x).ok()),
+        None => (None, None),
     }
 }
 

@@ -456,9 +456,6 @@ pub struct ColumnCursor {
     /// The data bytes of a BYTE_ARRAY page read into `String`s, checked as UTF-8 once for
     /// the whole page ([`ColumnCursors::take_str`]) and moved back on refill.
     text: Text,
-    /// Where the rows of the page(s) start (entries at repetition level 0), found once per
-    /// page for batches (`typed::batch`); `None` until then.
-    starts: Option<Vec<usize>>,
 }
 
 /// Whether a cursor's page bytes were checked as UTF-8 ([`ColumnCursors::take_str`]).
@@ -545,7 +542,6 @@ impl CursorState {
                     lvl: 0,
                     val: 0,
                     text: Text::Unchecked,
-                    starts: None,
                 })
                 .collect(),
             paths: paths.to_vec(),
@@ -633,7 +629,6 @@ impl ColumnCursors<'_> {
             c.leaf.def_levels.clear();
             c.leaf.rep_levels.clear();
             c.leaf.values.clear();
-            c.starts = None;
             c.val = 0;
             c.lvl = 0;
             c.nvals = 0;
