@@ -206,6 +206,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
     let mut plans = Vec::new();
     let mut columns = Vec::new();
     let mut builds = Vec::new();
+    let mut valuess = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut k = 0usize;
     for f in &named.named {
@@ -266,13 +267,18 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
         columns.push(quote! {
             let mut #values = ::std::vec::Vec::new();
             ::parket::typed::read_member_many::<#ty>(#plan, c, slots, &mut #values)?;
-            let mut #values = ::core::iter::IntoIterator::into_iter(#values);
         });
-        builds.push(quote!(
-            #fid: ::core::iter::Iterator::next(&mut #values).ok_or_else(::parket::typed::group_mismatch)?
-        ));
+        builds.push(quote!(#fid: #values));
+        valuess.push(values);
         plans.push(plan);
         k += 1;
+    }
+    // The fields' values zipped, and the nested pair that names each.
+    let mut rows = quote!(::core::iter::repeat_n((), n));
+    let mut pattern = quote!(());
+    for values in &valuess {
+        rows = quote!(::core::iter::Iterator::zip(#rows, #values));
+        pattern = quote!((#pattern, #values));
     }
     let name = ident.to_string();
     Ok(quote! {
@@ -346,10 +352,12 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                 };
                 #(#columns)*
                 let n = slots.iter().filter(|s| **s).count();
-                out.reserve(n);
-                for _ in 0..n {
-                    out.push(#ident { #(#builds),* });
+                if false #(|| #valuess.len() != n)* {
+                    return ::core::result::Result::Err(::parket::typed::group_mismatch());
                 }
+                // Zipped (an iterator of known length), the structs are built where `out`
+                // keeps them, with no look per field.
+                out.extend(::core::iter::Iterator::map(#rows, |#pattern| #ident { #(#builds),* }));
                 ::core::result::Result::Ok(())
             }
         }
