@@ -300,7 +300,10 @@ impl CursorState {
                 let rest = c.leaf.rep_levels.get(c.lvl..).unwrap_or(&[]);
                 let mut starts = 0;
                 for block in rest.chunks(1024) {
-                    starts += block.iter().filter(|&&r| r == 0).count();
+                    // Summed as u16 (a block has at most 1,024), which the compiler
+                    // vectorizes eight levels to a lane; a usize count widens each first.
+                    let zeros: u16 = block.iter().map(|&r| u16::from(r == 0)).sum();
+                    starts += usize::from(zeros);
                     if starts > n {
                         break;
                     }
