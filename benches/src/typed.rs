@@ -721,7 +721,8 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
     let options = crate::parket_side::options(&config).map_err(|e| e.to_string())?;
     // For a profiler or an instruction count: TYPED_PROFILE=K runs path K (an index of PATHS)
     // TYPED_PROFILE_RUNS times (default 20), alone and without the checks, so that
-    // `perf stat` of RUNS=n minus RUNS=0 is n runs of that path.
+    // `perf stat` of RUNS=n minus RUNS=0 is n runs of that path. With TYPED_SAVE=FILE, a
+    // write path's output also goes to FILE.
     if let Some(k) = std::env::var("TYPED_PROFILE").ok().and_then(|k| k.parse().ok()) {
         let n = std::env::var("TYPED_PROFILE_RUNS")
             .ok()
@@ -740,6 +741,20 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
                 4 => drop(std::hint::black_box(typed_read::<T>(bytes)?)),
                 5 => drop(std::hint::black_box(value_read::<T>(bytes)?)),
                 _ => drop(std::hint::black_box(arrow_read::<T>(bytes)?)),
+            }
+        }
+        // TYPED_SAVE=FILE: the bytes the write path K (0 to 3) gives, for a byte-for-byte
+        // comparison of two builds.
+        if let Ok(path) = std::env::var("TYPED_SAVE") {
+            let written = match k {
+                0 => Some(typed_write(&rows, &options)?),
+                1 => Some(value_write(&rows, &options)?),
+                2 => Some(arrow_write(&rows, &props)?),
+                3 => T::derive_write(&rows, &props).transpose()?,
+                _ => None,
+            };
+            if let Some(w) = written {
+                std::fs::write(&path, w).map_err(|e| format!("{path}: {e}"))?;
             }
         }
         return Ok((vec![None; PATHS.len()], "profiled".into()));

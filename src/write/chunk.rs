@@ -117,6 +117,17 @@ pub(crate) struct EncodedChunk {
     pub bloom: Option<Sbbf>,
 }
 
+/// The dictionary ids of the values `ChunkEncoder::add_to_page` appends.
+#[derive(Clone, Copy)]
+enum Ids<'a> {
+    /// Not dictionary-encoded: the values themselves go into the page.
+    None,
+    /// These ids, to append to the page's.
+    Given(&'a [u32]),
+    /// Already at the end of the page's ids, from this index on.
+    Placed(usize),
+}
+
 /// Encodes one column chunk.
 #[derive(Debug)]
 pub(crate) struct ChunkEncoder {
@@ -378,17 +389,26 @@ impl ChunkEncoder {
         }
         self.started = true;
         if !self.dictionary_active {
-            return self.add_to_page(d, r, vals, None);
+            return self.add_to_page(d, r, vals, Ids::None);
         }
+        // The slice's ids go straight to the end of the open page's.
+        self.reserve_page(d.len(), r.len(), vals.len());
         let dict = self
             .dictionary
             .as_mut()
             .ok_or(Error::unsupported("dictionary state"))?;
-        let taken = dict.put(vals)?;
-        // The slice's ids, in a buffer reused from slice to slice.
+        let start = self.page.ids.len();
+        let taken = dict.put_into(vals, &mut self.page.ids)?;
+        debug_assert_eq!(self.page.ids.len() - start, taken);
+        if taken == vals.len() {
+            return self.add_to_page(d, r, vals, Ids::Placed(start));
+        }
+        // The dictionary filled up within the slice: its ids out of the page again, into a
+        // buffer reused from slice to slice.
         let mut ids = core::mem::take(&mut self.slice_ids);
-        dict.swap_indices(&mut ids);
-        debug_assert_eq!(ids.len(), taken);
+        ids.clear();
+        ids.extend_from_slice(self.page.ids.get(start..).unwrap_or(&[]));
+        self.page.ids.truncate(start);
         let result = self.append_ids(n, d, r, vals, &ids, sink);
         self.slice_ids = ids;
         result
@@ -407,7 +427,7 @@ impl ChunkEncoder {
     ) -> Result<()> {
         let taken = ids.len();
         if taken == vals.len() {
-            return self.add_to_page(d, r, vals, Some(ids));
+            return self.add_to_page(d, r, vals, Ids::Given(ids));
         }
         // The dictionary is full at value `taken`. Cut the slice at the last row start at or
         // before that value's level: the part before goes into the open page, which is then
@@ -434,7 +454,7 @@ impl ChunkEncoder {
         let slice_starts_row = max_rep == 0 || r.first() == Some(&0);
         if p == 0 && !slice_starts_row {
             // No row boundary to cut at: the open page's ids become values again.
-            self.add_to_page(d, r, vals.slice(0..taken), Some(ids))?;
+            self.add_to_page(d, r, vals.slice(0..taken), Ids::Given(ids))?;
             return self.fall_back_within_page(vals, taken, sink);
         }
         let kv = if max_def > 0 {
@@ -447,7 +467,7 @@ impl ChunkEncoder {
                 &d[..p.min(d.len())],
                 &r[..p.min(r.len())],
                 vals.slice(0..kv),
-                Some(&ids[..kv]),
+                Ids::Given(&ids[..kv]),
             )?;
         }
         if self.page_levels() > 0 {
@@ -457,7 +477,7 @@ impl ChunkEncoder {
         self.dictionary_complete(sink)?;
         let d2 = if max_def > 0 { &d[p..] } else { &[][..] };
         let r2 = if max_rep > 0 { &r[p..] } else { &[][..] };
-        self.add_to_page(d2, r2, vals.slice(kv..vals.len()), None)
+        self.add_to_page(d2, r2, vals.slice(kv..vals.len()), Ids::None)
     }
 
     /// Fallback without a row boundary in reach: the levels of the slice are already in the
@@ -481,15 +501,15 @@ impl ChunkEncoder {
         self.push_values(rest)
     }
 
-    /// Appends levels and values to the open page: as dictionary ids when `ids` is given,
-    /// else as values. Levels of a slice whose values are split (see `append`) must all be
+    /// Appends levels and values to the open page: as dictionary ids when `ids` gives or
+    /// placed them, else as values. Levels of a slice whose values are split (see `append`) must all be
     /// passed with the first part.
     fn add_to_page(
         &mut self,
         d: &[u16],
         r: &[u16],
         vals: ValuesRef<'_>,
-        ids: Option<&[u32]>,
+        ids: Ids<'_>,
     ) -> Result<()> {
         let n = if self.descr.max_def_level > 0 {
             d.len()
@@ -499,12 +519,17 @@ impl ChunkEncoder {
             vals.len()
         };
         let (max_def, max_rep) = (self.descr.max_def_level, self.descr.max_rep_level);
+        let given = match ids {
+            Ids::Given(i) => i.len(),
+            _ => 0,
+        };
+        self.reserve_page(d.len(), r.len(), given);
         self.page.add_levels(d, r, n, max_def, max_rep);
         if self.settings.statistics {
             self.page.stats.count_nans(vals);
             match ids {
                 // Integers: a branch-free min/max over the values beats marking their ids.
-                Some(_)
+                Ids::Given(_) | Ids::Placed(_)
                     if matches!(
                         self.kind,
                         StatKind::Int32 | StatKind::UInt32 | StatKind::Int64 | StatKind::UInt64
@@ -512,18 +537,62 @@ impl ChunkEncoder {
                 {
                     self.page.stats.update(vals)?
                 }
-                Some(ids) => self.page.mark_seen(ids),
-                None => self.page.stats.update(vals)?,
+                Ids::Given(ids) => self.page.mark_seen(ids),
+                Ids::Placed(start) => self.page.mark_seen_from(start),
+                Ids::None => self.page.stats.update(vals)?,
             }
         }
         if let ValuesRef::ByteArray(b) = vals {
             self.page.byte_array_bytes += b.total_bytes() as i64;
         }
         match ids {
-            Some(i) => self.page.ids.extend_from_slice(i),
-            None => self.push_values(vals)?,
+            Ids::Given(i) => self.page.ids.extend_from_slice(i),
+            Ids::Placed(_) => {}
+            Ids::None => self.push_values(vals)?,
         }
         Ok(())
+    }
+
+    /// Makes room in the open page's level and id buffers for `d` definition levels, `r`
+    /// repetition levels and `i` ids more. A buffer that must grow grows at once to the
+    /// levels a full page is estimated to hold, when that is at least twice its capacity,
+    /// instead of doubling: the first page of a chunk (later pages reuse its buffers)
+    /// otherwise reallocates and copies its levels and ids a dozen times and faults in
+    /// twice their memory. Otherwise (the estimate fell short) it doubles as before.
+    ///
+    /// The estimate is the levels so far plus those the page has room for by its byte
+    /// limit ([`ChunkEncoder::byte_room`]) and by its row limit (at the levels per row so
+    /// far), plus an eighth and a slice. It is never more than the levels a page can hold at
+    /// one bit per level (8 x `data_page_size`), the most the byte limit lets a page reach:
+    /// a buffer's capacity stays within the larger of that and what doubling gives it; and
+    /// capacity reserved and never written is address space, not resident memory.
+    fn reserve_page(&mut self, d: usize, r: usize, i: usize) {
+        let page = &self.page;
+        let short = |spare: usize, more: usize| more > 0 && spare < more;
+        if !(short(page.def.capacity() - page.def.len(), d)
+            || short(page.rep.capacity() - page.rep.len(), r)
+            || short(page.ids.capacity() - page.ids.len(), i))
+        {
+            return;
+        }
+        let levels = self.page_levels();
+        if levels == 0 || page.rows == 0 {
+            return; // Nothing to estimate from: the buffers grow as they need.
+        }
+        let by_bytes = self.byte_room();
+        let by_rows = self
+            .settings
+            .max_rows_per_page
+            .saturating_sub(page.rows)
+            .saturating_mul(levels.div_ceil(page.rows));
+        let full = levels.saturating_add(by_bytes.min(by_rows));
+        let target = full
+            .saturating_add(full / 8 + SLICE_LEVELS)
+            .min(self.settings.data_page_size.saturating_mul(8));
+        let page = &mut self.page;
+        reserve_to(&mut page.def, d, target);
+        reserve_to(&mut page.rep, r, target);
+        reserve_to(&mut page.ids, i, target);
     }
 
     /// Appends values (not dictionary-encoded) to the open page.
@@ -867,6 +936,19 @@ impl ChunkEncoder {
         self.slice_ids = slice_ids;
         self.page.plain = plain;
         self.pages = pages;
+    }
+}
+
+/// Room in `v` for `more` elements: capacity `target` when that is at least twice the
+/// capacity now and enough, else the usual growth (see `ChunkEncoder::reserve_page`).
+fn reserve_to<T>(v: &mut Vec<T>, more: usize, target: usize) {
+    if v.capacity() - v.len() >= more {
+        return;
+    }
+    if target >= v.len() + more && target >= v.capacity().saturating_mul(2) {
+        v.reserve_exact(target - v.len());
+    } else {
+        v.reserve(more);
     }
 }
 

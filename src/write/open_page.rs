@@ -114,28 +114,13 @@ impl OpenPage {
 
     /// Marks dictionary ids as used by the page (see `seen_ids`).
     pub fn mark_seen(&mut self, ids: &[u32]) {
-        // The bitset sized once for the largest id (a vectorised pass), so that the loop
-        // neither grows it nor reloads the vectors' fields at every id.
-        let words = ids.iter().fold(0, |m, &id| m.max(id)) as usize / 64 + 1;
-        if words > self.seen_bits.len() {
-            self.seen_bits.resize(words, 0);
-        }
-        let (bits, seen) = (&mut self.seen_bits[..], &mut self.seen_ids);
-        let mut last = u32::MAX;
-        for &id in ids {
-            // Runs of one id are common (sorted or low-cardinality data).
-            if id == last {
-                continue;
-            }
-            last = id;
-            let bit = 1u64 << (id % 64);
-            if let Some(w) = bits.get_mut(id as usize / 64) {
-                if *w & bit == 0 {
-                    *w |= bit;
-                    seen.push(id);
-                }
-            }
-        }
+        mark_seen(&mut self.seen_bits, &mut self.seen_ids, ids);
+    }
+
+    /// Marks the page's own ids from index `start` on as used (see `seen_ids`).
+    pub fn mark_seen_from(&mut self, start: usize) {
+        let ids = self.ids.get(start..).unwrap_or(&[]);
+        mark_seen(&mut self.seen_bits, &mut self.seen_ids, ids);
     }
 
     /// Brings the page's statistics up to date with the entries of `dictionary` it used:
@@ -169,6 +154,33 @@ impl OpenPage {
         }
         self.seen_ids.clear();
         Ok(())
+    }
+}
+
+/// Marks `ids` in the bitset `bits` and, the first time each, in `seen` (see
+/// `OpenPage::seen_ids`).
+fn mark_seen(bits: &mut Vec<u64>, seen: &mut Vec<u32>, ids: &[u32]) {
+    // The bitset sized once for the largest id (a vectorised pass), so that the loop
+    // neither grows it nor reloads the vectors' fields at every id.
+    let words = ids.iter().fold(0, |m, &id| m.max(id)) as usize / 64 + 1;
+    if words > bits.len() {
+        bits.resize(words, 0);
+    }
+    let bits = &mut bits[..];
+    let mut last = u32::MAX;
+    for &id in ids {
+        // Runs of one id are common (sorted or low-cardinality data).
+        if id == last {
+            continue;
+        }
+        last = id;
+        let bit = 1u64 << (id % 64);
+        if let Some(w) = bits.get_mut(id as usize / 64) {
+            if *w & bit == 0 {
+                *w |= bit;
+                seen.push(id);
+            }
+        }
     }
 }
 

@@ -354,6 +354,15 @@ impl DictionaryEncoder {
         Ok(taken)
     }
 
+    /// [`DictionaryEncoder::put`], with the ids of the values taken appended to `ids`
+    /// instead of to the encoder's indices (no copy for a caller that keeps them).
+    pub fn put_into(&mut self, values: ValuesRef<'_>, ids: &mut Vec<u32>) -> Result<usize> {
+        core::mem::swap(&mut self.indices, ids);
+        let taken = self.put(values);
+        core::mem::swap(&mut self.indices, ids);
+        taken
+    }
+
     /// The dictionary's entries in id order: PLAIN-encode them into the dictionary page.
     pub fn dictionary(&self) -> &Values {
         &self.dictionary
