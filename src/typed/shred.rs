@@ -64,10 +64,14 @@ impl Shredder {
                     ok &= push(out, v);
                 }
             }),
-            _ => items.for_each(|(v, lv)| {
-                if d {
-                    def.push(lv.def);
+            (true, true) => items.for_each(|(v, lv)| {
+                def.push(lv.def);
+                rep.push(lv.rep);
+                if let Some(v) = v {
+                    ok &= push(out, v);
                 }
+            }),
+            (false, true) => items.for_each(|(v, lv)| {
                 rep.push(lv.rep);
                 if let Some(v) = v {
                     ok &= push(out, v);
