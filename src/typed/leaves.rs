@@ -287,31 +287,29 @@ where
     }
 }
 
-/// [`Field::read_many`] of an integer field: signed INT32/INT64 columns in one loop,
-/// the rest one by one.
+/// [`Field::read_many`] of an integer field (`S`: [`batch::Required`]) or of an `Option`
+/// of one (`S`: [`batch::Nullable`], over the leaf that is its optional node): signed
+/// INT32/INT64 columns in one loop; false for the rest (read one by one).
 #[inline]
-fn ints_many<T>(
+fn ints_many<S: batch::Slot<T>, T>(
     plan: &Plan,
     c: &mut ColumnCursors<'_>,
     slots: &[bool],
-    out: &mut Vec<T>,
-) -> Result<()>
+    out: &mut Vec<S::Out>,
+) -> Result<bool>
 where
     T: Field + TryFrom<i32> + TryFrom<i64>,
 {
-    if let Plan::Leaf { cur, conv } = plan {
-        if !conv.unsigned
-            && (c.leaf_many(*cur, slots, out, batch::int32s_of, |x| T::try_from(x).ok())?
-                || c.leaf_many(*cur, slots, out, batch::int64s_of, |x| T::try_from(x).ok())?)
-        {
-            return Ok(());
-        }
-    }
-    batch::one_by_one(plan, c, slots, out)
+    let Some((cur, conv)) = batch::leaf_of::<S, T>(plan, c) else {
+        return Ok(false);
+    };
+    Ok(!conv.unsigned
+        && (c.leaf_many::<S, _, _>(cur, slots, out, batch::int32s_of, |x| T::try_from(x).ok())?
+            || c.leaf_many::<S, _, _>(cur, slots, out, batch::int64s_of, |x| T::try_from(x).ok())?))
 }
 
-/// The fixed-width leaves' [`Field::read_many`]: the column's values of `pick` in one loop
-/// (as `conv` makes them), else one by one.
+/// The fixed-width leaves' [`Field::read_many`] and `read_many_opt`: the column's values of
+/// `pick` in one loop (as `conv` makes them), else one by one.
 macro_rules! fixed_many {
     ($($pick:path => $conv:expr),*) => {
         fn read_many(
@@ -320,12 +318,25 @@ macro_rules! fixed_many {
             slots: &[bool],
             out: &mut Vec<Self>,
         ) -> Result<()> {
-            if let Plan::Leaf { cur, .. } = plan {
-                if false $(|| c.leaf_many(*cur, slots, out, $pick, $conv)?)* {
+            if let Some((cur, _)) = batch::leaf_of::<batch::Required, Self>(plan, c) {
+                if false $(|| c.leaf_many::<batch::Required, _, _>(cur, slots, out, $pick, $conv)?)* {
                     return Ok(());
                 }
             }
             batch::one_by_one(plan, c, slots, out)
+        }
+        fn read_many_opt(
+            plan: &Plan,
+            c: &mut ColumnCursors<'_>,
+            slots: &[bool],
+            out: &mut Vec<Option<Self>>,
+        ) -> Result<()> {
+            if let Some((cur, _)) = batch::leaf_of::<batch::Nullable, Self>(plan, c) {
+                if false $(|| c.leaf_many::<batch::Nullable, _, _>(cur, slots, out, $pick, $conv)?)* {
+                    return Ok(());
+                }
+            }
+            batch::read_options(plan, c, slots, out)
         }
     };
 }
@@ -369,7 +380,16 @@ macro_rules! ints {
                 read_int::<$t>(plan, c, Self::INT)
             }
             fn read_many(plan: &Plan, c: &mut ColumnCursors<'_>, slots: &[bool], out: &mut Vec<Self>) -> Result<()> {
-                ints_many::<$t>(plan, c, slots, out)
+                if ints_many::<batch::Required, $t>(plan, c, slots, out)? {
+                    return Ok(());
+                }
+                batch::one_by_one(plan, c, slots, out)
+            }
+            fn read_many_opt(plan: &Plan, c: &mut ColumnCursors<'_>, slots: &[bool], out: &mut Vec<Option<Self>>) -> Result<()> {
+                if ints_many::<batch::Nullable, $t>(plan, c, slots, out)? {
+                    return Ok(());
+                }
+                batch::read_options(plan, c, slots, out)
             }
         }
     )*};
@@ -627,12 +647,25 @@ impl Field for String {
         slots: &[bool],
         out: &mut Vec<Self>,
     ) -> Result<()> {
-        if let Plan::Leaf { cur, .. } = plan {
-            if c.strings_many(*cur, slots, out)? {
+        if let Some((cur, _)) = batch::leaf_of::<batch::Required, Self>(plan, c) {
+            if c.strings_many::<batch::Required>(cur, slots, out)? {
                 return Ok(());
             }
         }
         batch::one_by_one(plan, c, slots, out)
+    }
+    fn read_many_opt(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Option<Self>>,
+    ) -> Result<()> {
+        if let Some((cur, _)) = batch::leaf_of::<batch::Nullable, Self>(plan, c) {
+            if c.strings_many::<batch::Nullable>(cur, slots, out)? {
+                return Ok(());
+            }
+        }
+        batch::read_options(plan, c, slots, out)
     }
 }
 impl Elem for String {}
