@@ -479,6 +479,33 @@ pub(crate) trait Slot<T> {
     fn value(v: T) -> Self::Out;
     /// A null's value; `None`: the batch ends.
     fn null() -> Option<Self::Out>;
+    /// What reads the slots where the column loop does not apply: [`one_by_one`] or
+    /// [`read_options`].
+    fn fallback(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Self::Out>,
+    ) -> Result<()>;
+}
+
+/// A leaf's `read_many` (`S`: [`Required`]) or `read_many_opt` (`S`: [`Nullable`]):
+/// `fast(cur, conv, c, out)` (a column loop; false where it does not apply) over the
+/// leaf [`leaf_of`] finds, else [`Slot::fallback`].
+#[inline]
+pub(crate) fn leaf_read<S: Slot<T>, T>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<S::Out>,
+    fast: impl FnOnce(usize, Conv, &mut ColumnCursors<'_>, &mut Vec<S::Out>) -> Result<bool>,
+) -> Result<()> {
+    if let Some((cur, conv)) = leaf_of::<S, T>(plan, c) {
+        if fast(cur, conv, c, out)? {
+            return Ok(());
+        }
+    }
+    S::fallback(plan, c, slots, out)
 }
 
 /// A field that is not an `Option` ([`Slot`]).
@@ -486,7 +513,7 @@ pub(crate) struct Required;
 /// An `Option` over a leaf that is its optional node ([`Slot`]).
 pub(crate) struct Nullable;
 
-impl<T> Slot<T> for Required {
+impl<T: Field> Slot<T> for Required {
     const NULLABLE: bool = false;
     type Out = T;
     #[inline(always)]
@@ -497,9 +524,17 @@ impl<T> Slot<T> for Required {
     fn null() -> Option<T> {
         None
     }
+    fn fallback(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<T>,
+    ) -> Result<()> {
+        one_by_one(plan, c, slots, out)
+    }
 }
 
-impl<T> Slot<T> for Nullable {
+impl<T: Field> Slot<T> for Nullable {
     const NULLABLE: bool = true;
     type Out = Option<T>;
     #[inline(always)]
@@ -509,6 +544,14 @@ impl<T> Slot<T> for Nullable {
     #[inline(always)]
     fn null() -> Option<Option<T>> {
         Some(None)
+    }
+    fn fallback(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Option<T>>,
+    ) -> Result<()> {
+        read_options(plan, c, slots, out)
     }
 }
 
