@@ -1080,3 +1080,95 @@ fn nested_records_across_pages_read_back() {
         assert!(part == want, "dictionary {dict}");
     }
 }
+
+/// `Option`s over leaves (the leaf the optional node: read with its nulls in one loop per
+/// batch), lists of lists of structs (each struct built in its list), across pages, batches
+/// and row groups; text that is not UTF-8 in an `Option<String>` ends the read at its row,
+/// after the rows before it.
+#[test]
+fn optional_leaves_and_lists_of_structs_across_batches() {
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Inner {
+        v: Option<i32>,
+        t: String,
+        f: Option<f32>,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct W {
+        a: Option<i64>,
+        s: Option<Vec<u8>>,
+        b: Option<bool>,
+        d: Option<f64>,
+        items: Vec<Vec<Inner>>,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct R {
+        a: Option<i64>,
+        s: Option<String>,
+        b: Option<bool>,
+        d: Option<f64>,
+        items: Vec<Vec<Inner>>,
+    }
+    let not_utf8 = 4_444;
+    let rows: Vec<W> = (0..5_000usize)
+        .map(|i| W {
+            a: (i % 3 != 0).then_some(i as i64 - 2_500),
+            s: (i % 4 != 1).then(|| {
+                if i == not_utf8 {
+                    vec![b'x', 0xff]
+                } else {
+                    format!("s{i}").into_bytes()
+                }
+            }),
+            b: (i % 5 != 2).then_some(i % 2 == 0),
+            d: (i % 7 != 3).then_some(i as f64 * 0.5),
+            items: (0..i % 4)
+                .map(|k| {
+                    (0..(i + k) % 3)
+                        .map(|j| Inner {
+                            v: ((i + j) % 3 != 0).then_some((i * 10 + j) as i32),
+                            t: format!("{i}.{k}.{j}"),
+                            f: (j != 1).then_some(j as f32 + 0.25),
+                        })
+                        .collect()
+                })
+                .collect(),
+        })
+        .collect();
+    let want: Vec<R> = rows
+        .iter()
+        .map(|w| R {
+            a: w.a,
+            s: w.s
+                .clone()
+                .map(|s| String::from_utf8_lossy(&s).into_owned()),
+            b: w.b,
+            d: w.d,
+            items: w.items.clone(),
+        })
+        .collect();
+    for (dict, pages) in [(false, 211), (true, 211), (true, 100_000)] {
+        let options = WriteOptions::default()
+            .dictionary(dict)
+            .statistics(false)
+            .row_group_rows(3_000)
+            .max_rows_per_page(pages)
+            .data_page_size(1 << 24);
+        let bytes = write(&rows, options);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let back: Vec<W> = file
+            .read_typed::<W>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        assert!(back == rows, "dictionary {dict}, pages of {pages} rows");
+        // As text: the rows up to the one that is not UTF-8, then its error.
+        let got: Vec<_> = file.read_typed::<R>().unwrap().collect();
+        assert_eq!(got.len(), not_utf8 + 1, "dictionary {dict}");
+        for (k, (g, w)) in got.iter().zip(&want).take(not_utf8).enumerate() {
+            assert!(g.as_ref().ok() == Some(w), "row {k}");
+        }
+        let e = got[not_utf8].as_ref().unwrap_err().to_string();
+        assert!(e.contains("UTF-8") && e.contains('s'), "{e}");
+    }
+}

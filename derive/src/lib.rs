@@ -340,12 +340,21 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                 ::core::result::Result::Ok(#ident { #(#reads),* })
             }
             // A column at a time: each field's values for all the slots, then the structs.
-            #[allow(unused_variables, unused_mut)]
+            #[inline]
             fn read_many(
                 plan: &::parket::typed::Plan,
                 c: &mut ::parket::typed::ColumnCursors<'_>,
                 slots: &[bool],
                 out: &mut ::std::vec::Vec<Self>,
+            ) -> ::parket::Result<()> {
+                <Self as ::parket::typed::Field>::read_many_into(plan, c, slots, out)
+            }
+            #[allow(unused_variables, unused_mut)]
+            fn read_many_into<O: ::parket::typed::Rows<Self>>(
+                plan: &::parket::typed::Plan,
+                c: &mut ::parket::typed::ColumnCursors<'_>,
+                slots: &[bool],
+                out: &mut O,
             ) -> ::parket::Result<()> {
                 let [#(#plans),*] = plan.group_fields()? else {
                     return ::core::result::Result::Err(::parket::typed::group_mismatch());
@@ -356,9 +365,9 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                     return ::core::result::Result::Err(::parket::typed::group_mismatch());
                 }
                 // Zipped (an iterator of known length), the structs are built where `out`
-                // keeps them, with no look per field.
-                out.extend(::core::iter::Iterator::map(#rows, |#pattern| #ident { #(#builds),* }));
-                ::core::result::Result::Ok(())
+                // keeps them (a Vec, or each list of a Vec<Self> field), with no look per
+                // field.
+                ::parket::typed::Rows::put(out, ::core::iter::Iterator::map(#rows, |#pattern| #ident { #(#builds),* }))
             }
         }
         impl ::parket::typed::Elem for #ident {}

@@ -19,6 +19,7 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
+use super::leaves::Conv;
 use super::{ColumnCursors, CursorState, Field, Plan, Text};
 use crate::error::{Error, Result};
 use crate::values::Values;
@@ -79,8 +80,19 @@ pub fn read_member_many<T: Field>(
     slots: &[bool],
     out: &mut Vec<T>,
 ) -> Result<()> {
+    T::read_many(member_plan::<T>(plan, c, slots)?, c, slots, out)
+}
+
+/// The plan a field's [`Field::read_many`] reads (see [`read_member_many`]): the value of
+/// an OPTIONAL node under a field that is not an `Option`, once no slot's node is null.
+#[inline]
+fn member_plan<'p, T: Field>(
+    plan: &'p Plan,
+    c: &ColumnCursors<'_>,
+    slots: &[bool],
+) -> Result<&'p Plan> {
     if T::NULLABLE {
-        return T::read_many(plan, c, slots, out);
+        return Ok(plan);
     }
     match plan {
         Plan::Nullable {
@@ -101,10 +113,59 @@ pub fn read_member_many<T: Field>(
                     return Err(miss());
                 }
             }
-            T::read_many(inner, c, slots, out)
+            Ok(inner)
         }
         Plan::Absent => Err(miss()),
-        p => T::read_many(p, c, slots, out),
+        p => Ok(p),
+    }
+}
+
+/// Where [`Field::read_many_into`] puts the values it reads, in slot order: a `Vec`, or
+/// the lists of a `Vec<T>` field ([`Lists`]), so that a struct is built where it is kept.
+#[doc(hidden)]
+pub trait Rows<T> {
+    /// Takes the values of all the present slots (an error where they are too few or too
+    /// many).
+    fn put(&mut self, values: impl ExactSizeIterator<Item = T>) -> Result<()>;
+}
+
+impl<T> Rows<T> for Vec<T> {
+    #[inline]
+    fn put(&mut self, values: impl ExactSizeIterator<Item = T>) -> Result<()> {
+        let (before, n) = (self.len(), values.len());
+        self.extend(values);
+        if self.len() - before != n {
+            return Err(miss());
+        }
+        Ok(())
+    }
+}
+
+/// The lists of `Vec<T>`'s [`Field::read_many`]: `lens[k]` elements for each present slot
+/// `k` of `slots`, one list each into `out`.
+pub(crate) struct Lists<'o, T> {
+    slots: &'o [bool],
+    lens: &'o [usize],
+    out: &'o mut Vec<Vec<T>>,
+}
+
+impl<T> Rows<T> for Lists<'_, T> {
+    #[inline]
+    fn put(&mut self, mut values: impl ExactSizeIterator<Item = T>) -> Result<()> {
+        self.out.reserve(self.slots.len());
+        for (&s, &n) in self.slots.iter().zip(self.lens) {
+            if s {
+                let list: Vec<T> = values.by_ref().take(n).collect();
+                if list.len() != n {
+                    return Err(miss());
+                }
+                self.out.push(list);
+            }
+        }
+        if values.len() != 0 {
+            return Err(miss());
+        }
+        Ok(())
     }
 }
 
@@ -211,8 +272,8 @@ pub(crate) fn read_lists(
     Ok((lens, elems))
 }
 
-/// `Vec<T>`'s [`Field::read_many`]: the elements of all the slots' lists at once, then
-/// the lists.
+/// `Vec<T>`'s [`Field::read_many`]: the elements of all the slots' lists at once (a
+/// struct's built in its list, [`Field::read_many_into`]), then the lists.
 pub(crate) fn read_vecs<T: Field>(
     plan: &Plan,
     c: &mut ColumnCursors<'_>,
@@ -223,19 +284,12 @@ pub(crate) fn read_vecs<T: Field>(
         return Err(miss());
     };
     let (lens, elems) = read_lists(plan, c, slots)?;
-    let mut flat = Vec::with_capacity(elems.len());
-    read_member_many::<T>(first, c, &elems, &mut flat)?;
-    let mut flat = flat.into_iter();
-    for (&s, &n) in slots.iter().zip(&lens) {
-        if s {
-            let list: Vec<T> = flat.by_ref().take(n).collect();
-            if list.len() != n {
-                return Err(miss());
-            }
-            out.push(list);
-        }
-    }
-    Ok(())
+    let mut lists = Lists {
+        slots,
+        lens: &lens,
+        out,
+    };
+    T::read_many_into(member_plan::<T>(first, c, &elems)?, c, &elems, &mut lists)
 }
 
 /// A map's [`Field::read_many`]: the keys of all the slots' maps, their values, then the
@@ -350,15 +404,16 @@ impl ColumnCursors<'_> {
     }
 
     /// A leaf's column loop: for each slot, steps over an absent one's entry, or takes a
-    /// present one's value (which must be there: a null ends the batch) as `conv` makes it
-    /// (`None`: it does not fit, which ends the batch). False where `pick` finds no values
-    /// of its type (the caller reads one by one, which says why).
+    /// present one's value as `conv` makes it (`None`: it does not fit, which ends the
+    /// batch), or its null as `S` says (a required field's null ends the batch; an
+    /// `Option`'s is `None`). False where `pick` finds no values of its type (the caller
+    /// reads one by one, which says why).
     #[inline]
-    pub(crate) fn leaf_many<P: Copy, T>(
+    pub(crate) fn leaf_many<S: Slot<T>, P: Copy, T>(
         &mut self,
         i: usize,
         slots: &[bool],
-        out: &mut Vec<T>,
+        out: &mut Vec<S::Out>,
         pick: impl Fn(&Values) -> Option<&[P]>,
         conv: impl Fn(P) -> Option<T>,
     ) -> Result<bool> {
@@ -366,54 +421,28 @@ impl ColumnCursors<'_> {
         let Some(values) = pick(&c.leaf.values) else {
             return Ok(false);
         };
-        let n = slots.len();
-        let mut val = c.val;
-        out.reserve(n);
-        if c.max_def == 0 {
-            let vs = values.get(val..val + n).ok_or_else(miss)?;
-            for (&v, &s) in vs.iter().zip(slots) {
-                if !s {
-                    return Err(miss());
-                }
-                out.push(conv(v).ok_or_else(miss)?);
-            }
-            val += n;
-        } else {
-            let defs = c.leaf.def_levels.get(c.lvl..c.lvl + n).ok_or_else(miss)?;
-            let full = c.max_def;
-            if slots.iter().zip(defs).all(|(&s, &d)| s && d == full) {
-                // No nulls: the next n values.
-                for &v in values.get(val..val + n).ok_or_else(miss)? {
-                    out.push(conv(v).ok_or_else(miss)?);
-                }
-                c.lvl += n;
-                c.val = val + n;
-                return Ok(true);
-            }
-            for (&d, &s) in defs.iter().zip(slots) {
-                if s {
-                    if d != full {
-                        return Err(miss());
-                    }
-                    let v = *values.get(val).ok_or_else(miss)?;
-                    out.push(conv(v).ok_or_else(miss)?);
-                    val += 1;
-                }
-            }
-        }
-        c.lvl += n;
-        c.val = val;
+        let values = values.get(c.val..).unwrap_or(&[]);
+        let (l, v) = leaf_loop::<S, _>(
+            c.max_def,
+            c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+            slots,
+            values.len(),
+            out,
+            |k| conv(*values.get(k)?),
+        )?;
+        c.lvl += l;
+        c.val += v;
         Ok(true)
     }
 
-    /// [`ColumnCursors::leaf_many`] of a `String` field: the page's bytes are checked as
-    /// UTF-8 once (as for [`ColumnCursors::take_str`]); false where they are not (or the
-    /// column holds no BYTE_ARRAY).
-    pub(crate) fn strings_many(
+    /// [`ColumnCursors::leaf_many`] of a `String` field (as `S` says of nulls): the page's
+    /// bytes are checked as UTF-8 once (as for [`ColumnCursors::take_str`]); false where
+    /// they are not (or the column holds no BYTE_ARRAY).
+    pub(crate) fn strings_many<S: Slot<alloc::string::String>>(
         &mut self,
         i: usize,
         slots: &[bool],
-        out: &mut Vec<alloc::string::String>,
+        out: &mut Vec<S::Out>,
     ) -> Result<bool> {
         let c = self.curs.get_mut(i).ok_or_else(miss)?;
         let Values::ByteArray(b) = &mut c.leaf.values else {
@@ -424,55 +453,168 @@ impl ColumnCursors<'_> {
             return Ok(false);
         };
         let offsets = b.offsets();
-        let n = slots.len();
-        let full = c.max_def;
-        let defs = if full > 0 {
-            c.leaf.def_levels.get(c.lvl..c.lvl + n).ok_or_else(miss)?
-        } else {
-            &[]
-        };
-        let mut val = c.val;
-        out.reserve(n);
-        let all = if full > 0 {
-            slots.iter().zip(defs).all(|(&s, &d)| s && d == full)
-        } else {
-            slots.iter().all(|&s| s)
-        };
-        if all {
-            // No nulls: the next n values, one after the other.
-            let bounds = offsets.get(val..=val + n).ok_or_else(miss)?;
-            for w in bounds.windows(2) {
-                let (&[start, end], _) = w.split_first_chunk().ok_or_else(miss)?;
-                out.push(alloc::string::String::from(
-                    t.get(start..end).ok_or_else(miss)?,
-                ));
-            }
-            c.lvl += n;
-            c.val = val + n;
-            return Ok(true);
-        }
-        for (k, &s) in slots.iter().enumerate() {
-            if !s {
-                if full == 0 {
-                    return Err(miss());
-                }
-                continue;
-            }
-            if full > 0 && defs.get(k) != Some(&full) {
-                return Err(miss());
-            }
-            let (Some(&start), Some(&end)) = (offsets.get(val), offsets.get(val + 1)) else {
-                return Err(miss());
-            };
-            out.push(alloc::string::String::from(
-                t.get(start..end).ok_or_else(miss)?,
-            ));
-            val += 1;
-        }
-        c.lvl += n;
-        c.val = val;
+        let bounds = offsets.get(c.val..).unwrap_or(&[]);
+        let (l, v) = leaf_loop::<S, _>(
+            c.max_def,
+            c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+            slots,
+            bounds.len().saturating_sub(1),
+            out,
+            |k| {
+                let (&start, &end) = (bounds.get(k)?, bounds.get(k + 1)?);
+                t.get(start..end).map(alloc::string::String::from)
+            },
+        )?;
+        c.lvl += l;
+        c.val += v;
         Ok(true)
     }
+}
+
+/// What a leaf's column loop ([`ColumnCursors::leaf_many`]) makes of a value and of a null:
+/// [`Required`] (the value; a null ends the batch) or [`Nullable`] (`Some`; `None`).
+pub(crate) trait Slot<T> {
+    const NULLABLE: bool;
+    type Out;
+    fn value(v: T) -> Self::Out;
+    /// A null's value; `None`: the batch ends.
+    fn null() -> Option<Self::Out>;
+    /// What reads the slots where the column loop does not apply: [`one_by_one`] or
+    /// [`read_options`].
+    fn fallback(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Self::Out>,
+    ) -> Result<()>;
+}
+
+/// A leaf's `read_many` (`S`: [`Required`]) or `read_many_opt` (`S`: [`Nullable`]):
+/// `fast(cur, conv, c, out)` (a column loop; false where it does not apply) over the
+/// leaf [`leaf_of`] finds, else [`Slot::fallback`].
+#[inline]
+pub(crate) fn leaf_read<S: Slot<T>, T>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    out: &mut Vec<S::Out>,
+    fast: impl FnOnce(usize, Conv, &mut ColumnCursors<'_>, &mut Vec<S::Out>) -> Result<bool>,
+) -> Result<()> {
+    if let Some((cur, conv)) = leaf_of::<S, T>(plan, c) {
+        if fast(cur, conv, c, out)? {
+            return Ok(());
+        }
+    }
+    S::fallback(plan, c, slots, out)
+}
+
+/// A field that is not an `Option` ([`Slot`]).
+pub(crate) struct Required;
+/// An `Option` over a leaf that is its optional node ([`Slot`]).
+pub(crate) struct Nullable;
+
+impl<T: Field> Slot<T> for Required {
+    const NULLABLE: bool = false;
+    type Out = T;
+    #[inline(always)]
+    fn value(v: T) -> T {
+        v
+    }
+    #[inline(always)]
+    fn null() -> Option<T> {
+        None
+    }
+    fn fallback(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<T>,
+    ) -> Result<()> {
+        one_by_one(plan, c, slots, out)
+    }
+}
+
+impl<T: Field> Slot<T> for Nullable {
+    const NULLABLE: bool = true;
+    type Out = Option<T>;
+    #[inline(always)]
+    fn value(v: T) -> Option<T> {
+        Some(v)
+    }
+    #[inline(always)]
+    fn null() -> Option<Option<T>> {
+        Some(None)
+    }
+    fn fallback(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Option<T>>,
+    ) -> Result<()> {
+        read_options(plan, c, slots, out)
+    }
+}
+
+/// The cursor (and conversion) of the leaf a [`ColumnCursors::leaf_many`] of `S` reads:
+/// a leaf plan for [`Required`]; for [`Nullable`], an optional node that is the leaf
+/// itself. `None` otherwise.
+#[inline]
+pub(crate) fn leaf_of<S: Slot<T>, T>(plan: &Plan, c: &ColumnCursors<'_>) -> Option<(usize, Conv)> {
+    match plan {
+        Plan::Leaf { cur, conv } if !S::NULLABLE => Some((*cur, *conv)),
+        Plan::Nullable { def, inner, .. } if S::NULLABLE => match **inner {
+            Plan::Leaf { cur, conv } if c.leaf_at(cur, *def) => Some((cur, conv)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The loop of [`ColumnCursors::leaf_many`] over a column whose definition levels from
+/// where it is are `defs` (none where `full`, its max definition level, is 0) and which
+/// has `nvals` values left: `value(k)` is the k-th of them as the field's type. Gives how
+/// many levels and values it went over.
+#[inline(always)]
+fn leaf_loop<S: Slot<T>, T>(
+    full: u16,
+    defs: &[u16],
+    slots: &[bool],
+    nvals: usize,
+    out: &mut Vec<S::Out>,
+    value: impl Fn(usize) -> Option<T>,
+) -> Result<(usize, usize)> {
+    let n = slots.len();
+    out.reserve(n);
+    if full == 0 {
+        // No levels: no nulls, and every slot is present.
+        if n > nvals || !slots.iter().all(|&s| s) {
+            return Err(miss());
+        }
+        for k in 0..n {
+            out.push(S::value(value(k).ok_or_else(miss)?));
+        }
+        return Ok((0, n));
+    }
+    let defs = defs.get(..n).ok_or_else(miss)?;
+    if n <= nvals && slots.iter().zip(defs).all(|(&s, &d)| s && d == full) {
+        // No nulls: the next n values.
+        for k in 0..n {
+            out.push(S::value(value(k).ok_or_else(miss)?));
+        }
+        return Ok((n, n));
+    }
+    let mut val = 0;
+    for (&d, &s) in defs.iter().zip(slots) {
+        if s {
+            if d == full {
+                out.push(S::value(value(val).ok_or_else(miss)?));
+                val += 1;
+            } else {
+                out.push(S::null().ok_or_else(miss)?);
+            }
+        }
+    }
+    Ok((n, val))
 }
 
 /// The values of one physical type, shared (what [`ColumnCursors::leaf_many`] picks).

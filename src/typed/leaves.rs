@@ -287,46 +287,59 @@ where
     }
 }
 
-/// [`Field::read_many`] of an integer field: signed INT32/INT64 columns in one loop,
-/// the rest one by one.
+/// The column loop of an integer field (`S`: [`batch::Required`]) or of an `Option` of one
+/// (`S`: [`batch::Nullable`]) for [`batch::leaf_read`]: signed INT32/INT64 columns; false
+/// for the rest (read one by one).
 #[inline]
-fn ints_many<T>(
-    plan: &Plan,
+fn ints_many<S: batch::Slot<T>, T>(
+    cur: usize,
+    conv: Conv,
     c: &mut ColumnCursors<'_>,
     slots: &[bool],
-    out: &mut Vec<T>,
-) -> Result<()>
+    out: &mut Vec<S::Out>,
+) -> Result<bool>
 where
     T: Field + TryFrom<i32> + TryFrom<i64>,
 {
-    if let Plan::Leaf { cur, conv } = plan {
-        if !conv.unsigned
-            && (c.leaf_many(*cur, slots, out, batch::int32s_of, |x| T::try_from(x).ok())?
-                || c.leaf_many(*cur, slots, out, batch::int64s_of, |x| T::try_from(x).ok())?)
-        {
-            return Ok(());
-        }
-    }
-    batch::one_by_one(plan, c, slots, out)
+    Ok(!conv.unsigned
+        && (c.leaf_many::<S, _, _>(cur, slots, out, batch::int32s_of, |x| T::try_from(x).ok())?
+            || c.leaf_many::<S, _, _>(cur, slots, out, batch::int64s_of, |x| T::try_from(x).ok())?))
 }
 
-/// The fixed-width leaves' [`Field::read_many`]: the column's values of `pick` in one loop
-/// (as `conv` makes them), else one by one.
-macro_rules! fixed_many {
-    ($($pick:path => $conv:expr),*) => {
+/// A leaf's [`Field::read_many`] and `read_many_opt` ([`batch::leaf_read`]): the column
+/// loop `$fast` (false where it does not apply), in which `$s` is the [`batch::Slot`] and
+/// `$cur`, `$conv`, `$c`, `$slots` and `$out` are the leaf's cursor and conversion, the
+/// cursors, the slots and the output.
+macro_rules! leaf_read_many {
+    ($s:ident, $cur:ident, $conv:ident, $c:ident, $slots:ident, $out:ident => $fast:expr) => {
         fn read_many(
             plan: &Plan,
-            c: &mut ColumnCursors<'_>,
-            slots: &[bool],
-            out: &mut Vec<Self>,
+            $c: &mut ColumnCursors<'_>,
+            $slots: &[bool],
+            $out: &mut Vec<Self>,
         ) -> Result<()> {
-            if let Plan::Leaf { cur, .. } = plan {
-                if false $(|| c.leaf_many(*cur, slots, out, $pick, $conv)?)* {
-                    return Ok(());
-                }
-            }
-            batch::one_by_one(plan, c, slots, out)
+            type $s = batch::Required;
+            batch::leaf_read::<$s, Self>(plan, $c, $slots, $out, |$cur, $conv, $c, $out| $fast)
         }
+        fn read_many_opt(
+            plan: &Plan,
+            $c: &mut ColumnCursors<'_>,
+            $slots: &[bool],
+            $out: &mut Vec<Option<Self>>,
+        ) -> Result<()> {
+            type $s = batch::Nullable;
+            batch::leaf_read::<$s, Self>(plan, $c, $slots, $out, |$cur, $conv, $c, $out| $fast)
+        }
+    };
+}
+
+/// The fixed-width leaves' [`Field::read_many`] and `read_many_opt`: the column's values of
+/// `pick` in one loop (as `conv` makes them), else one by one.
+macro_rules! fixed_many {
+    ($($pick:path => $conv:expr),*) => {
+        leaf_read_many!(S, cur, _conv, c, slots, out => {
+            Ok(false $(|| c.leaf_many::<S, _, _>(cur, slots, out, $pick, $conv)?)*)
+        });
     };
 }
 
@@ -368,9 +381,7 @@ macro_rules! ints {
             fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 read_int::<$t>(plan, c, Self::INT)
             }
-            fn read_many(plan: &Plan, c: &mut ColumnCursors<'_>, slots: &[bool], out: &mut Vec<Self>) -> Result<()> {
-                ints_many::<$t>(plan, c, slots, out)
-            }
+            leaf_read_many!(S, cur, conv, c, slots, out => ints_many::<S, $t>(cur, conv, c, slots, out));
         }
     )*};
 }
@@ -621,19 +632,7 @@ impl Field for String {
             None => Err(bad_value(c, cur, "UTF-8 string")),
         }
     }
-    fn read_many(
-        plan: &Plan,
-        c: &mut ColumnCursors<'_>,
-        slots: &[bool],
-        out: &mut Vec<Self>,
-    ) -> Result<()> {
-        if let Plan::Leaf { cur, .. } = plan {
-            if c.strings_many(*cur, slots, out)? {
-                return Ok(());
-            }
-        }
-        batch::one_by_one(plan, c, slots, out)
-    }
+    leaf_read_many!(S, cur, _conv, c, slots, out => c.strings_many::<S>(cur, slots, out));
 }
 impl Elem for String {}
 

@@ -55,8 +55,8 @@ mod external;
 mod leaves;
 mod shred;
 
-pub use batch::read_member_many;
 pub(crate) use batch::MAX_BATCH;
+pub use batch::{read_member_many, Rows};
 pub use bind::Binder;
 use cursors::{check_text, Text};
 pub use cursors::{ColumnCursor, ColumnCursors, CursorState, PageSource, Row};
@@ -558,6 +558,30 @@ pub trait Field: Sized {
     ) -> Result<()> {
         batch::one_by_one(plan, c, slots, out)
     }
+    /// [`Field::read_many`] into `out`, a `Vec` or the lists of a `Vec<Self>` field (a
+    /// struct is built where it is kept).
+    #[inline]
+    fn read_many_into<O: Rows<Self>>(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut O,
+    ) -> Result<()> {
+        let mut values = Vec::new();
+        Self::read_many(plan, c, slots, &mut values)?;
+        out.put(values.into_iter())
+    }
+    /// `Option<Self>`'s [`Field::read_many`] (the leaves read an optional leaf's values
+    /// and nulls in one loop).
+    #[inline]
+    fn read_many_opt(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        out: &mut Vec<Option<Self>>,
+    ) -> Result<()> {
+        batch::read_options(plan, c, slots, out)
+    }
 }
 
 /// The types a `Vec<T>` holds as a LIST: every [`Field`] but `u8` (`Vec<u8>` is a
@@ -630,7 +654,7 @@ impl<T: Field> Field for Option<T> {
         slots: &[bool],
         out: &mut Vec<Self>,
     ) -> Result<()> {
-        batch::read_options(plan, c, slots, out)
+        T::read_many_opt(plan, c, slots, out)
     }
 }
 
