@@ -255,6 +255,18 @@ impl From<parquet::errors::ParquetError> for Outcome {
 }
 
 fn child(measurement: &str, file: &Path, runs: usize) {
+    if let Some(k) = measurement.strip_prefix("typed:") {
+        match k
+            .parse()
+            .map_err(|e| format!("{e}"))
+            .and_then(|k| typed::time_path(file, k))
+        {
+            Ok(Some(d)) => println!("RESULT status=ok median_ns={}", d.as_nanos()),
+            Ok(None) => println!("RESULT status=na"),
+            Err(m) => println!("RESULT status=error msg={}", m.replace('\n', " ")),
+        }
+        return;
+    }
     match measure(measurement, file, runs) {
         Ok(line) => println!("RESULT status=ok {line}"),
         Err(Outcome::NotAvailable) => println!("RESULT status=na"),

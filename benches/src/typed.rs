@@ -11,12 +11,14 @@
 //!
 //! Every writer gets the source file's options (page version, per column codec, dictionary,
 //! encoding; `arrow_side::write_config`), and is handed the rows 8,192 at a time. Reads start
-//! from the source file's bytes (pyarrow's). One process, `--runs` rounds, each round timing
-//! every path once, the order rotating from round to round; medians reported. Every path's
+//! from the source file's bytes (pyarrow's). `--runs` rounds, each round timing every path
+//! once, the order rotating from round to round, each run in a process of its own (a warm-up,
+//! then the timed run, so that no path inherits another's allocator state); medians reported. Every path's
 //! rows are checked equal to the rows parket's typed reader gives, and every written file is
 //! read back (parket typed) and checked equal.
 
 use std::fmt::Write as _;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -714,7 +716,12 @@ const PATHS: [&str; 7] = [
 ];
 
 /// One file: the medians (`None`: does not apply) of [`PATHS`], and what the checks found.
-fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>, String)> {
+fn one<T: BenchRow>(
+    exe: &Path,
+    file: &Path,
+    bytes: &Bytes,
+    rounds: usize,
+) -> Res<(Vec<Option<Duration>>, String)> {
     let rows: Vec<T> = typed_read(bytes)?;
     let config = arrow_side::write_config(bytes).map_err(err)?;
     let props = arrow_side::writer_properties(&config).map_err(err)?;
@@ -723,7 +730,10 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
     // TYPED_PROFILE_RUNS times (default 20), alone and without the checks, so that
     // `perf stat` of RUNS=n minus RUNS=0 is n runs of that path. With TYPED_SAVE=FILE, a
     // write path's output also goes to FILE.
-    if let Some(k) = std::env::var("TYPED_PROFILE").ok().and_then(|k| k.parse().ok()) {
+    if let Some(k) = std::env::var("TYPED_PROFILE")
+        .ok()
+        .and_then(|k| k.parse().ok())
+    {
         let n = std::env::var("TYPED_PROFILE_RUNS")
             .ok()
             .and_then(|n| n.parse().ok())
@@ -798,31 +808,21 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
             Err(e) => problems.push(format!("{name}: {e}")),
         }
     }
+    // Timing: every run of every path in a process of its own (a warm-up, then one timed run),
+    // the order of the paths rotating from round to round. In one process the paths shared the
+    // allocator's state: glibc's mmap threshold adapts to earlier allocations, and arrow-rs's
+    // page faults per read moved from 8,221 to 11,939 with what had run before it (session 13).
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(); PATHS.len()];
-    let run = |k: usize| -> Res<Option<Duration>> {
-        let s = Instant::now();
-        match k {
-            0 => drop(std::hint::black_box(typed_write(&rows, &options)?)),
-            1 => drop(std::hint::black_box(value_write(&rows, &options)?)),
-            2 => drop(std::hint::black_box(arrow_write(&rows, &props)?)),
-            3 => match T::derive_write(&rows, &props) {
-                Some(w) => drop(std::hint::black_box(w?)),
-                None => return Ok(None),
-            },
-            4 => drop(std::hint::black_box(typed_read::<T>(bytes)?)),
-            5 => drop(std::hint::black_box(value_read::<T>(bytes)?)),
-            _ => drop(std::hint::black_box(arrow_read::<T>(bytes)?)),
-        }
-        Ok(Some(s.elapsed()))
-    };
-    for k in 0..PATHS.len() {
-        run(k)?; // warm-up
-    }
     for r in 0..rounds {
         for j in 0..PATHS.len() {
             let k = (j + r) % PATHS.len();
-            if let Some(d) = run(k)? {
-                times[k].push(d);
+            if k == 3 && !derive_applies {
+                continue;
+            }
+            let m = crate::run_child(exe, &format!("typed:{k}"), file, 1);
+            match (m.status.as_str(), m.median) {
+                ("ok", Some(d)) => times[k].push(d),
+                _ => problems.push(format!("{}: {} {}", PATHS[k], m.status, m.message)),
             }
         }
     }
@@ -839,8 +839,51 @@ fn one<T: BenchRow>(bytes: &Bytes, rounds: usize) -> Res<(Vec<Option<Duration>>,
     Ok((medians, checks))
 }
 
+/// The child of `one`: path `k` of [`PATHS`] on `file`, once untimed, then timed once; the
+/// result line's `median_ns`. `None` when the path does not apply to the file.
+pub fn time_path(file: &Path, k: usize) -> Res<Option<Duration>> {
+    let bytes = Bytes::from(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
+    let name = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if name.starts_with("nested") {
+        time_one::<Nested>(&bytes, k)
+    } else if name.starts_with("taxi") {
+        time_one::<Taxi>(&bytes, k)
+    } else {
+        Ok(None)
+    }
+}
+
+fn time_one<T: BenchRow>(bytes: &Bytes, k: usize) -> Res<Option<Duration>> {
+    let rows: Vec<T> = typed_read(bytes)?;
+    let config = arrow_side::write_config(bytes).map_err(err)?;
+    let props = arrow_side::writer_properties(&config).map_err(err)?;
+    let options = crate::parket_side::options(&config).map_err(|e| e.to_string())?;
+    let run = || -> Res<Option<Duration>> {
+        let s = Instant::now();
+        match k {
+            0 => drop(std::hint::black_box(typed_write(&rows, &options)?)),
+            1 => drop(std::hint::black_box(value_write(&rows, &options)?)),
+            2 => drop(std::hint::black_box(arrow_write(&rows, &props)?)),
+            3 => match T::derive_write(&rows, &props) {
+                Some(w) => drop(std::hint::black_box(w?)),
+                None => return Ok(None),
+            },
+            4 => drop(std::hint::black_box(typed_read::<T>(bytes)?)),
+            5 => drop(std::hint::black_box(value_read::<T>(bytes)?)),
+            _ => drop(std::hint::black_box(arrow_read::<T>(bytes)?)),
+        }
+        Ok(Some(s.elapsed()))
+    };
+    run()?; // warm-up
+    run()
+}
+
 /// Runs `--typed` on the nested and taxi files among `files`; returns the report.
 pub fn run(files: &[std::path::PathBuf], rounds: usize) -> Res<String> {
+    let exe = std::env::current_exe().map_err(err)?;
     let mut out = String::new();
     writeln!(
         out,
@@ -859,9 +902,9 @@ pub fn run(files: &[std::path::PathBuf], rounds: usize) -> Res<String> {
             Bytes::from(std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?);
         eprintln!("bench --typed: {}", file.display());
         let (times, checks) = if name.starts_with("nested") {
-            one::<Nested>(&bytes, rounds)?
+            one::<Nested>(&exe, file, &bytes, rounds)?
         } else if name.starts_with("taxi") {
-            one::<Taxi>(&bytes, rounds)?
+            one::<Taxi>(&exe, file, &bytes, rounds)?
         } else {
             continue;
         };
