@@ -53,8 +53,8 @@ use crate::format::{
 };
 use crate::limits::Limits;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
-    ThriftType, Ty, Writer, STRUCT,
+    read_empty_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty,
+    Writer, STRUCT,
 };
 
 thrift_struct! {
@@ -160,8 +160,10 @@ thrift_struct! {
         /// 1: physical type.
         1: required type_: PhysicalType,
         /// 2: encodings used in the chunk (levels included).
+        #[extra]
         2: required encodings: Vec<Encoding>,
         /// 3: path from the root, one name per level.
+        #[extra]
         3: required path_in_schema: Vec<String>,
         /// 4: compression codec.
         4: required codec: CompressionCodec,
@@ -301,21 +303,21 @@ impl ThriftType for ColumnOrder {
     const TY: Ty = Ty::Struct("ColumnOrder");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
-        read_union(
+        // Members 1, 2 and 3; another is kept as Unknown (the spec: its statistics are
+        // then ignored).
+        let id = read_empty_union(
             r,
             "ColumnOrder must have exactly one member",
-            |r, id, wire| {
-                let v = match id {
-                    1 => ColumnOrder::TypeOrder,
-                    2 => ColumnOrder::Ieee754TotalOrder,
-                    3 => ColumnOrder::Int96TimestampOrder,
-                    _ => return Ok(None),
-                };
-                read_empty(r, wire, "ColumnOrder member is not a struct")?;
-                Ok(Some(v))
-            },
-            |field_id| Some(ColumnOrder::Unknown { field_id }),
-        )
+            "ColumnOrder member is not a struct",
+            0b1110,
+            true,
+        )?;
+        Ok(match id {
+            1 => ColumnOrder::TypeOrder,
+            2 => ColumnOrder::Ieee754TotalOrder,
+            3 => ColumnOrder::Int96TimestampOrder,
+            field_id => ColumnOrder::Unknown { field_id },
+        })
     }
     fn write(&self, w: &mut Writer<'_>) {
         let saved = w.struct_begin();

@@ -491,6 +491,9 @@ fn decoded_footer(m: &FileMetaData) -> FileMetaData {
                     k.key_metadata = None;
                 }
                 if let Some(md) = &mut c.meta_data {
+                    // Required, skipped and left empty.
+                    md.encodings.clear();
+                    md.path_in_schema.clear();
                     md.key_value_metadata = None;
                     md.index_page_offset = None;
                     md.statistics = None;

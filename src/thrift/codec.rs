@@ -138,6 +138,22 @@ pub trait ThriftType: Sized {
         w.field_header(id, Self::WIRE);
         self.write(w);
     }
+    /// The compact struct decoder's read of a required field into `slot` (an error is left
+    /// in the reader): [`super::compact::__read_req`], one function per type; enums read
+    /// their number through one function for all, and convert it where the field is read.
+    #[doc(hidden)]
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_req(r: &mut Reader<'_>, wire: u8, slot: &mut Self, ctx: &'static Ctx) {
+        super::compact::__read_req(r, wire, slot, ctx)
+    }
+    /// [`ThriftType::__compact_req`] for an optional field.
+    #[doc(hidden)]
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_opt(r: &mut Reader<'_>, wire: u8, slot: &mut Option<Self>, ctx: &'static Ctx) {
+        super::compact::__read_opt(r, wire, slot, ctx)
+    }
 }
 
 impl ThriftType for bool {
@@ -298,6 +314,41 @@ pub fn read_union<T>(
     value.ok_or_else(|| Error::out_of_spec(name).at_offset(start as u64))
 }
 
+/// Reads a union whose members are all empty structs (`TimeUnit`, `ColumnOrder`, the Bloom
+/// filter's unions): the id of its one member, which is known when its bit is set in `known`
+/// (ids 0 to 31). What [`read_union`] does with a member that [`read_empty`] reads, and the
+/// same errors (`name` for a union without exactly one member, `what` for a member that is
+/// not a struct); a member not known is skipped, then kept (`keep_unknown`) or an error. Not
+/// generic: one function for all such unions.
+pub fn read_empty_union(
+    r: &mut Reader<'_>,
+    name: &'static str,
+    what: &'static str,
+    known: u32,
+    keep_unknown: bool,
+) -> Result<i16> {
+    let start = r.position() as u64;
+    r.struct_begin()?;
+    let mut last = 0i16;
+    let mut value: Option<i16> = None;
+    while let Some((id, wire)) = r.field_header(&mut last)? {
+        if value.is_some() {
+            return Err(Error::out_of_spec(name).at_offset(start));
+        }
+        if (0..32).contains(&id) && known >> id & 1 == 1 {
+            read_empty(r, wire, what)?;
+        } else {
+            r.skip(wire)?;
+            if !keep_unknown {
+                return Err(Error::out_of_range(name, id.into()).at_offset(start));
+            }
+        }
+        value = Some(id);
+    }
+    r.struct_end();
+    value.ok_or_else(|| Error::out_of_spec(name).at_offset(start))
+}
+
 /// Reads an empty struct (a union member such as `StringType`), skipping any fields a newer
 /// writer put in it.
 pub fn read_empty(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<()> {
@@ -377,11 +428,12 @@ impl<T> __Placeholder for Vec<T> {
 /// }
 /// ```
 ///
-/// A field's doc comment may be followed by `#[extra]` (optional fields only): the field is
-/// then decoded only when the `metadata-extras` feature is on. Without it the decoder skips
-/// the field's bytes (as it skips an unknown field) and leaves it `None`, so a lean reader
-/// links no decoder for statistics, encryption details and the like. The field's type, its
-/// entry in [`StructDef::FIELDS`] and its encoding do not change.
+/// A field's doc comment may be followed by `#[extra]`: the field is then decoded only when
+/// the `metadata-extras` feature is on. Without it the decoder skips the field's bytes (as it
+/// skips an unknown field) and leaves it `None`, or, for a required field, empty (a struct
+/// without it still fails as missing it), so a lean reader links no decoder for statistics,
+/// encryption details and the like. The field's type, its entry in [`StructDef::FIELDS`] and
+/// its encoding do not change.
 macro_rules! thrift_struct {
     (
         $(#[$meta:meta])*
@@ -473,6 +525,8 @@ macro_rules! __read_struct_default {
                             // decoder is not linked in.
                             if !cfg!(feature = "metadata-extras") {
                                 __r.skip(__wire)?;
+                                // A required one is present, and left empty.
+                                $field = $crate::thrift::__skipped!($req, $ty);
                                 continue;
                             }
                         )?
@@ -515,6 +569,18 @@ macro_rules! __is_required {
     };
 }
 
+/// The value of an `#[extra]` field that the default decoder skipped (without
+/// `metadata-extras`): `None` for an optional one; for a required one, an empty value, read as
+/// present.
+macro_rules! __skipped {
+    (required, $t:ty) => {
+        Some(<$t as $crate::thrift::__Placeholder>::placeholder())
+    };
+    (optional, $t:ty) => {
+        None
+    };
+}
+
 macro_rules! __take {
     (required, $f:ident, $start:expr, $name:ident) => {
         match $f {
@@ -548,4 +614,4 @@ macro_rules! __write {
 pub(crate) use {__field_ty, __is_required, __write, thrift_struct};
 // The default decoder and its helper: unused in builds for size (see `thrift`'s root).
 #[allow(unused_imports)]
-pub(crate) use {__read_struct_default, __take};
+pub(crate) use {__read_struct_default, __skipped, __take};
