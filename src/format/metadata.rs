@@ -112,6 +112,7 @@ thrift_struct! {
         /// 1: the column chunks, in leaf order.
         1: required columns: Vec<ColumnChunk>,
         /// 2: total uncompressed byte size of all the column data.
+        #[extra]
         2: required total_byte_size: i64,
         /// 3: number of rows.
         3: required num_rows: i64,
@@ -119,8 +120,10 @@ thrift_struct! {
         #[extra]
         4: optional sorting_columns: Vec<SortingColumn>,
         /// 5: byte offset of the first page of the first column chunk.
+        #[extra]
         5: optional file_offset: i64,
         /// 6: total compressed byte size of all the column data.
+        #[extra]
         6: optional total_compressed_size: i64,
         /// 7: ordinal of the row group in the file.
         7: optional ordinal: i16,
@@ -134,6 +137,7 @@ thrift_struct! {
         /// 1: file holding the chunk, if not this one (rarely used).
         1: optional file_path: String,
         /// 2: deprecated byte offset of the ColumnMetaData (writers put 0 or a guess).
+        #[extra]
         2: required file_offset: i64,
         /// 3: the column metadata (absent when it is encrypted).
         3: optional meta_data: ColumnMetaData,
@@ -170,6 +174,7 @@ thrift_struct! {
         /// 5: number of values, nulls included.
         5: required num_values: i64,
         /// 6: total byte size of the pages uncompressed, headers included.
+        #[extra]
         6: required total_uncompressed_size: i64,
         /// 7: total byte size of the pages compressed, headers included.
         7: required total_compressed_size: i64,

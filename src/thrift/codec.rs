@@ -230,9 +230,10 @@ impl<T: ThriftType> ThriftType for Vec<T> {
     fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
         let size = list_of(r, T::WIRE)?;
         // `size` was checked against the bytes that remain (one byte per element at least);
-        // reserve a bounded amount up front and let the vector grow as elements really decode,
-        // fallibly: a footer or page index of 256 MiB may hold 2 GiB of 8-byte elements.
-        let mut out = Vec::with_capacity(size.min(1024));
+        // reserve a bounded amount first (at the first element) and let the vector grow as
+        // elements really decode, fallibly: a footer or page index of 256 MiB may hold 2 GiB
+        // of 8-byte elements.
+        let mut out = Vec::new();
         for i in 0..size {
             if out.len() == out.capacity() {
                 // Doubling, as `push` would, but an error when the memory is not there.
@@ -524,9 +525,13 @@ macro_rules! __read_struct_default {
                             // without it the field is skipped and stays `None`, and its
                             // decoder is not linked in.
                             if !cfg!(feature = "metadata-extras") {
+                                // A required one of the right wire type is present, and
+                                // left empty (one of another type is skipped as missing, as
+                                // `__read_field` does).
+                                if <$ty as $crate::thrift::ThriftType>::accepts(__wire) {
+                                    $field = $crate::thrift::__skipped!($req, $ty);
+                                }
                                 __r.skip(__wire)?;
-                                // A required one is present, and left empty.
-                                $field = $crate::thrift::__skipped!($req, $ty);
                                 continue;
                             }
                         )?

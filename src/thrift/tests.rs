@@ -370,3 +370,15 @@ fn required_extra_fields_are_skipped_but_still_required() {
         ));
     }
 }
+
+#[test]
+fn a_required_extra_field_of_another_wire_type_is_missing() {
+    // { 1: a = 1, 2: an I32 where the IDL has a list }: skipped, so the struct misses field 2,
+    // in both decoders and whether or not the field is decoded.
+    for got in with_extra_both(&[0x15, 0x02, 0x15, 0x02, 0x00]) {
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            "invalid file: missing required field WithExtra.names (byte offset 0)"
+        );
+    }
+}
