@@ -127,7 +127,7 @@ pub fn max_decimal_precision_for_flba(n: u64) -> u64 {
     if n == 0 {
         return 0;
     }
-    const LOG10_2_Q90: u128 = 0x1_3441_3509_f79f_ef31_1f12_b3; // floor(log10(2) * 2^90)
+    const LOG10_2_Q90: u128 = 0x0134_4135_09f7_9fef_311f_12b3; // floor(log10(2) * 2^90)
     const SPLIT: u32 = 45;
     let bits = 8 * n as u128 - 1;
     // (bits * LOG10_2_Q90) >> 90 in two products that cannot overflow: the constant's high

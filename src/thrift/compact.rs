@@ -212,16 +212,12 @@ macro_rules! __read_struct_compact {
     }) => {{
         let __r = $r;
         // (id, wire type) of each field, in declaration order (every id of
-        // parquet.thrift fits a byte); an `#[extra]` field gets wire type 0, which no
-        // field header has, when `metadata-extras` is off.
+        // parquet.thrift fits a byte); an optional `#[extra]` field gets wire type 0, which
+        // no field header has, when `metadata-extras` is off (see `__table_wire`).
         const __TABLE: &[(u8, u8)] = &[
-            $( ($id, {
-                let __w = <$ty as $crate::thrift::ThriftType>::WIRE;
-                $( $($extra)*
-                    let __w = $crate::thrift::compact::__extra_wire!($req, __w);
-                )?
-                __w
-            }), )*
+            $( ($id, $crate::thrift::compact::__table_wire!(
+                <$ty as $crate::thrift::ThriftType>::WIRE, $req $(, extra $($extra)*)?
+            )), )*
         ];
         const __REQUIRED: u64 = $crate::thrift::compact::__required_mask(&[
             $( $crate::thrift::__is_required!($req), )*
@@ -279,14 +275,18 @@ macro_rules! __read_struct_compact {
     }};
 }
 
-/// The wire type in the table of an `#[extra]` field: without `metadata-extras` an optional
-/// one gets 0, which no field header has (skipped as unknown, left `None`); a required one keeps
-/// its own, so that the struct still fails without it (its value is skipped, and left empty).
-macro_rules! __extra_wire {
-    (required, $w:expr) => {
+/// The wire type in the table of a field (`$w`). Of an `#[extra]` field without
+/// `metadata-extras`: 0 for an optional one, which no field header has (skipped as unknown, left
+/// `None`); a required one keeps its own, so that the struct still fails without it (its value
+/// is skipped, and left empty).
+macro_rules! __table_wire {
+    ($w:expr, $req:ident) => {
         $w
     };
-    (optional, $w:expr) => {
+    ($w:expr, required, extra) => {
+        $w
+    };
+    ($w:expr, optional, extra) => {
         if cfg!(feature = "metadata-extras") {
             $w
         } else {
@@ -357,4 +357,4 @@ pub fn __read_enum(r: &mut Reader<'_>, what: &'static str, valid: u32) -> u8 {
     }
 }
 
-pub(crate) use {__extra_wire, __init, __missing, __read_into, __read_struct_compact, __set};
+pub(crate) use {__init, __missing, __read_into, __read_struct_compact, __set, __table_wire};
