@@ -225,10 +225,7 @@ impl Error {
     /// `alloc::fmt::format`, which the readers would otherwise link for these messages alone.
     #[cold]
     pub(crate) fn invalid_argument_fmt(message: fmt::Arguments<'_>) -> Self {
-        let mut s = String::new();
-        // Writing into a String cannot fail.
-        let _ = fmt::Write::write_fmt(&mut s, message);
-        Self::new(ErrorKind::InvalidArgument(s))
+        Self::new(ErrorKind::InvalidArgument(text(message)))
     }
 
     /// What went wrong.
@@ -306,6 +303,23 @@ impl Error {
     }
 }
 
+/// `message` as a `String`: `to_string` without its panic path (writing into a String cannot
+/// fail), and through a writer of `str`s only. `String`'s own `fmt::Write` brings a
+/// `write_char` of its own (217 bytes of the size probe); this one the default, small one.
+#[cold]
+fn text(message: fmt::Arguments<'_>) -> String {
+    struct Text(String);
+    impl fmt::Write for Text {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0.push_str(s);
+            Ok(())
+        }
+    }
+    let mut t = Text(String::new());
+    let _ = fmt::Write::write_fmt(&mut t, message);
+    t.0
+}
+
 impl fmt::Display for ErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -317,7 +331,13 @@ impl fmt::Display for ErrorKind {
                 f,
                 "truncated {what}: needed {needed} bytes, {available} available"
             ),
-            ErrorKind::OutOfRange { what, value } => write!(f, "{what} out of range: {value}"),
+            ErrorKind::OutOfRange { what, value } => {
+                // The sign and the magnitude: `u64`'s formatting, which every program that
+                // prints a number links, instead of `i64`'s too.
+                let sign = if *value < 0 { "-" } else { "" };
+                let magnitude = value.unsigned_abs();
+                write!(f, "{what} out of range: {sign}{magnitude}")
+            }
             ErrorKind::OutOfSpec { what } => write!(f, "invalid file: {what}"),
             ErrorKind::MissingField { field } => {
                 write!(f, "invalid file: missing required field {field}")
@@ -335,10 +355,14 @@ impl fmt::Display for ErrorKind {
                 f,
                 "{what} needs the cargo feature `{feature}`, which this build does not enable"
             ),
-            ErrorKind::Checksum { expected, actual } => write!(
-                f,
-                "page CRC mismatch: header says {expected:#010x}, data has {actual:#010x}"
-            ),
+            ErrorKind::Checksum { expected, actual } => {
+                // As `u64`s: the same digits through the formatting of `u64`, as above.
+                let (expected, actual) = (u64::from(*expected), u64::from(*actual));
+                write!(
+                    f,
+                    "page CRC mismatch: header says {expected:#010x}, data has {actual:#010x}"
+                )
+            }
             ErrorKind::Encrypted => f.write_str(if cfg!(feature = "encryption") {
                 "the file is encrypted (Parquet Modular Encryption): reading it needs its keys"
             } else {
@@ -406,10 +430,7 @@ impl std::error::Error for Error {}
 impl From<std::io::Error> for Error {
     #[cold]
     fn from(e: std::io::Error) -> Self {
-        // `to_string` without its panic path: writing into a String cannot fail.
-        let mut s = String::new();
-        let _ = fmt::Write::write_fmt(&mut s, format_args!("{e}"));
-        let mut err = Error::new(ErrorKind::Io(s));
+        let mut err = Error::new(ErrorKind::Io(text(format_args!("{e}"))));
         err.0.io_kind = Some(e.kind());
         err
     }

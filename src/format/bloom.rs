@@ -37,8 +37,8 @@
 
 use crate::error::Result;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
-    ThriftType, Ty, Writer, STRUCT,
+    read_empty_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty,
+    Writer, STRUCT,
 };
 
 /// A union whose members are all empty structs, as a Rust enum of unit variants.
@@ -73,19 +73,18 @@ macro_rules! empty_union {
             const TY: Ty = Ty::Struct(stringify!($name));
             const WIRE: u8 = STRUCT;
             fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
-                read_union(
+                let id = read_empty_union(
                     r,
                     concat!(stringify!($name), " must have exactly one known member"),
-                    |r, id, wire| {
-                        let v = match id {
-                            $( $id => $name::$variant, )*
-                            _ => return Ok(None),
-                        };
-                        read_empty(r, wire, concat!(stringify!($name), " member is not a struct"))?;
-                        Ok(Some(v))
-                    },
-                    |_| None,
-                )
+                    concat!(stringify!($name), " member is not a struct"),
+                    0 $( | 1 << $id )*,
+                    false,
+                )?;
+                // The first member for any other id, which `read_empty_union` refuses.
+                Ok(match id {
+                    $( $id => $name::$variant, )*
+                    _ => [$($name::$variant),*][0],
+                })
             }
             fn write(&self, w: &mut Writer<'_>) {
                 let saved = w.struct_begin();

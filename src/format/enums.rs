@@ -38,6 +38,22 @@ macro_rules! thrift_enum {
                 self as i32
             }
 
+            /// What the enum is, in errors (`"physical type"`).
+            pub(crate) const WHAT: &'static str = $what;
+
+            /// A bit per number the spec defines (every number is below 32), for
+            /// [`crate::thrift::Reader::enum_value`].
+            pub(crate) const VALID: u32 = 0 $( | 1 << $value )*;
+
+            /// The value of a number that [`Self::VALID`] holds (any other gives the first
+            /// value; the reader never asks for one).
+            pub(crate) fn from_valid(v: u8) -> Self {
+                match v {
+                    $( $value => $name::$variant, )*
+                    _ => Self::ALL[0],
+                }
+            }
+
             /// The spec's spelling.
             pub fn name(self) -> &'static str {
                 match self {

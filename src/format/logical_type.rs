@@ -46,8 +46,8 @@ use alloc::vec::Vec;
 use crate::error::Result;
 use crate::format::EdgeInterpolationAlgorithm;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
-    ThriftType, Ty, Writer, STRUCT,
+    read_empty, read_empty_union, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader,
+    StructDef, ThriftType, Ty, Writer, STRUCT,
 };
 
 /// Unit of TIME and TIMESTAMP values (Thrift union `TimeUnit`).
@@ -296,22 +296,19 @@ impl ThriftType for TimeUnit {
     const TY: Ty = Ty::Struct("TimeUnit");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
-        const WHAT: &str = "TimeUnit union member";
-        read_union(
+        // Members 1, 2 and 3; any other is an error.
+        let id = read_empty_union(
             r,
             "TimeUnit must have exactly one member",
-            |r, id, wire| {
-                let unit = match id {
-                    1 => TimeUnit::Millis,
-                    2 => TimeUnit::Micros,
-                    3 => TimeUnit::Nanos,
-                    _ => return Ok(None),
-                };
-                read_empty(r, wire, WHAT)?;
-                Ok(Some(unit))
-            },
-            |_| None,
-        )
+            "TimeUnit union member",
+            0b1110,
+            false,
+        )?;
+        Ok(match id {
+            1 => TimeUnit::Millis,
+            2 => TimeUnit::Micros,
+            _ => TimeUnit::Nanos,
+        })
     }
     fn write(&self, w: &mut Writer<'_>) {
         let saved = w.struct_begin();

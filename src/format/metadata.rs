@@ -53,8 +53,8 @@ use crate::format::{
 };
 use crate::limits::Limits;
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef,
-    ThriftType, Ty, Writer, STRUCT,
+    read_empty_union, thrift_struct, write_empty, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty,
+    Writer, STRUCT,
 };
 
 thrift_struct! {
@@ -112,6 +112,7 @@ thrift_struct! {
         /// 1: the column chunks, in leaf order.
         1: required columns: Vec<ColumnChunk>,
         /// 2: total uncompressed byte size of all the column data.
+        #[extra]
         2: required total_byte_size: i64,
         /// 3: number of rows.
         3: required num_rows: i64,
@@ -119,8 +120,10 @@ thrift_struct! {
         #[extra]
         4: optional sorting_columns: Vec<SortingColumn>,
         /// 5: byte offset of the first page of the first column chunk.
+        #[extra]
         5: optional file_offset: i64,
         /// 6: total compressed byte size of all the column data.
+        #[extra]
         6: optional total_compressed_size: i64,
         /// 7: ordinal of the row group in the file.
         7: optional ordinal: i16,
@@ -134,6 +137,7 @@ thrift_struct! {
         /// 1: file holding the chunk, if not this one (rarely used).
         1: optional file_path: String,
         /// 2: deprecated byte offset of the ColumnMetaData (writers put 0 or a guess).
+        #[extra]
         2: required file_offset: i64,
         /// 3: the column metadata (absent when it is encrypted).
         3: optional meta_data: ColumnMetaData,
@@ -160,14 +164,17 @@ thrift_struct! {
         /// 1: physical type.
         1: required type_: PhysicalType,
         /// 2: encodings used in the chunk (levels included).
+        #[extra]
         2: required encodings: Vec<Encoding>,
         /// 3: path from the root, one name per level.
+        #[extra]
         3: required path_in_schema: Vec<String>,
         /// 4: compression codec.
         4: required codec: CompressionCodec,
         /// 5: number of values, nulls included.
         5: required num_values: i64,
         /// 6: total byte size of the pages uncompressed, headers included.
+        #[extra]
         6: required total_uncompressed_size: i64,
         /// 7: total byte size of the pages compressed, headers included.
         7: required total_compressed_size: i64,
@@ -301,21 +308,21 @@ impl ThriftType for ColumnOrder {
     const TY: Ty = Ty::Struct("ColumnOrder");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
-        read_union(
+        // Members 1, 2 and 3; another is kept as Unknown (the spec: its statistics are
+        // then ignored).
+        let id = read_empty_union(
             r,
             "ColumnOrder must have exactly one member",
-            |r, id, wire| {
-                let v = match id {
-                    1 => ColumnOrder::TypeOrder,
-                    2 => ColumnOrder::Ieee754TotalOrder,
-                    3 => ColumnOrder::Int96TimestampOrder,
-                    _ => return Ok(None),
-                };
-                read_empty(r, wire, "ColumnOrder member is not a struct")?;
-                Ok(Some(v))
-            },
-            |field_id| Some(ColumnOrder::Unknown { field_id }),
-        )
+            "ColumnOrder member is not a struct",
+            0b1110,
+            true,
+        )?;
+        Ok(match id {
+            1 => ColumnOrder::TypeOrder,
+            2 => ColumnOrder::Ieee754TotalOrder,
+            3 => ColumnOrder::Int96TimestampOrder,
+            field_id => ColumnOrder::Unknown { field_id },
+        })
     }
     fn write(&self, w: &mut Writer<'_>) {
         let saved = w.struct_begin();

@@ -481,8 +481,12 @@ fn decoded_footer(m: &FileMetaData) -> FileMetaData {
         m.footer_signing_key_metadata = None;
         for rg in &mut m.row_groups {
             rg.sorting_columns = None;
+            rg.total_byte_size = 0;
+            rg.file_offset = None;
+            rg.total_compressed_size = None;
             for c in &mut rg.columns {
                 c.encrypted_column_metadata = None;
+                c.file_offset = 0;
                 // The column-key member is read as empty (only which member it is counts).
                 if let Some(ColumnCryptoMetaData::EncryptionWithColumnKey(k)) =
                     &mut c.crypto_metadata
@@ -491,6 +495,10 @@ fn decoded_footer(m: &FileMetaData) -> FileMetaData {
                     k.key_metadata = None;
                 }
                 if let Some(md) = &mut c.meta_data {
+                    // Required, skipped and left empty.
+                    md.encodings.clear();
+                    md.path_in_schema.clear();
+                    md.total_uncompressed_size = 0;
                     md.key_value_metadata = None;
                     md.index_page_offset = None;
                     md.statistics = None;

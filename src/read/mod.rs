@@ -678,8 +678,9 @@ impl<'a> FileReader<'a> {
         buffers: ChunkBuffers,
     ) -> Result<ColumnChunkReader<'_>> {
         let index = column.column_index(&self.schema)?;
-        let (_, range, path) = self.locate_chunk(row_group, index)?;
-        let locate = |e: Error| e.in_column(&path).in_row_group(row_group);
+        let located = self.locate_chunk(row_group, index)?;
+        let (range, path) = (located.1, &located.2);
+        let locate = |e: Error| e.in_column(path).in_row_group(row_group);
         #[cfg(feature = "encryption")]
         if self.is_encrypted() {
             return Err(locate(Error::unsupported(
@@ -704,7 +705,7 @@ impl<'a> FileReader<'a> {
             part.ordinal,
             part.dictionary,
         );
-        let reader = self.chunk_reader_walk(row_group, index, walk)?;
+        let reader = self.chunk_reader_walk(row_group, index, located, walk)?;
         let first = pages.start == range.start || (part.dictionary && part.ordinal <= 1);
         Ok(reader.in_part(part_range, first).with_buffers(buffers))
     }
@@ -771,21 +772,23 @@ impl<'a> FileReader<'a> {
     }
 
     fn chunk_reader(&self, row_group: usize, index: usize) -> Result<ColumnChunkReader<'_>> {
-        let (_, range, _) = self.locate_chunk(row_group, index)?;
-        let walk = walk::PageWalk::from_range(range, self.file_len, self.limits);
+        let located = self.locate_chunk(row_group, index)?;
+        let walk = walk::PageWalk::from_range(located.1, self.file_len, self.limits);
         #[cfg(feature = "encryption")]
         let walk = walk.with_decryptor(self.chunk_decryptor(row_group, index)?);
-        self.chunk_reader_walk(row_group, index, walk)
+        self.chunk_reader_walk(row_group, index, located, walk)
     }
 
-    /// The reader of a chunk whose pages `walk` finds (made for this chunk).
+    /// The reader of a chunk whose pages `walk` finds (made for this chunk, which
+    /// [`FileReader::locate_chunk`] gave as `located`).
     fn chunk_reader_walk(
         &self,
         row_group: usize,
         index: usize,
+        located: (&ColumnMetaData, ChunkRange, String),
         walk: walk::PageWalk,
     ) -> Result<ColumnChunkReader<'_>> {
-        let (meta, range, path) = self.locate_chunk(row_group, index)?;
+        let (meta, range, path) = located;
         let desc = self
             .schema
             .column(index)

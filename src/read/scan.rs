@@ -957,7 +957,10 @@ impl<'f, 'a> Scan<'f, 'a> {
                 self.stats.indexed_chunks += 1;
                 self.stats.index_pages += walk.index_pages();
             }
-            let reader = b.file.chunk_reader_walk(plan.row_group, leaf, walk)?;
+            let located = b.file.locate_chunk(plan.row_group, leaf)?;
+            let reader = b
+                .file
+                .chunk_reader_walk(plan.row_group, leaf, located, walk)?;
             cursors.push(match spare.next() {
                 Some((buffers, buf)) => Cursor::with_buffers(reader.with_buffers(buffers), buf),
                 None => Cursor::new(reader),

@@ -120,15 +120,21 @@ pub fn logical_type_of(
 
 /// Most decimal digits a FIXED_LEN_BYTE_ARRAY(`n`) holds: `floor(log10(2^(8n-1) - 1))`
 /// (LogicalTypes.md, DECIMAL). Since `2^m` is never a power of ten for `m > 0`, this equals
-/// `floor((8n-1) * log10(2))`, computed in integers with log10(2) to 20 digits (exact for every
-/// `n` below 2^31).
+/// `floor((8n-1) * log10(2))`, computed in integers with log10(2) in binary fixed point,
+/// `floor(log10(2) * 2^90)`: exact for every `n` below 2^31 (the error is below
+/// `(8n-1) * 2^-90`), and no 128-bit division (which linked `__udivti3` into every reader).
 pub fn max_decimal_precision_for_flba(n: u64) -> u64 {
     if n == 0 {
         return 0;
     }
-    const LOG10_2_E20: u128 = 30_102_999_566_398_119_521; // log10(2) * 10^20, rounded down
+    const LOG10_2_Q90: u128 = 0x0134_4135_09f7_9fef_311f_12b3; // floor(log10(2) * 2^90)
+    const SPLIT: u32 = 45;
     let bits = 8 * n as u128 - 1;
-    (bits * LOG10_2_E20 / 100_000_000_000_000_000_000) as u64
+    // (bits * LOG10_2_Q90) >> 90 in two products that cannot overflow: the constant's high
+    // and low 45 bits.
+    let hi = bits * (LOG10_2_Q90 >> SPLIT);
+    let lo = bits * (LOG10_2_Q90 & ((1 << SPLIT) - 1));
+    ((hi + (lo >> SPLIT)) >> SPLIT) as u64
 }
 
 /// Checks that `logical` may annotate a leaf of `physical` type (with `type_length` bytes

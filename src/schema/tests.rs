@@ -336,6 +336,18 @@ fn flba_decimal_capacity() {
         assert_eq!(max_decimal_precision_for_flba(n), digits, "n={n}");
     }
     assert_eq!(max_decimal_precision_for_flba(0), 0);
+    // Large lengths, against floor((8n-1) * log10(2)) worked to 100 digits (Python's decimal):
+    // exact to 2^31 as documented, and still right far beyond.
+    for (n, digits) in [
+        (1000, 2407),
+        (1_000_000, 2_408_239),
+        (123_456_789, 297_313_572),
+        ((1 << 31) - 1, 5_171_655_943),
+        (1 << 40, 2_647_887_844_334),
+        (1 << 60, 2_776_511_644_261_678_565),
+    ] {
+        assert_eq!(max_decimal_precision_for_flba(n), digits, "n={n}");
+    }
     // fixed_length_decimal.parquet: FLBA(11) DECIMAL(25,2); legacy: FLBA(6) DECIMAL(13,2).
     for (n, p) in [(11, 25), (6, 13)] {
         let text =

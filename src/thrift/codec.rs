@@ -138,6 +138,22 @@ pub trait ThriftType: Sized {
         w.field_header(id, Self::WIRE);
         self.write(w);
     }
+    /// The compact struct decoder's read of a required field into `slot` (an error is left
+    /// in the reader): [`super::compact::__read_req`], one function per type; enums read
+    /// their number through one function for all, and convert it where the field is read.
+    #[doc(hidden)]
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_req(r: &mut Reader<'_>, wire: u8, slot: &mut Self, ctx: &'static Ctx) {
+        super::compact::__read_req(r, wire, slot, ctx)
+    }
+    /// [`ThriftType::__compact_req`] for an optional field.
+    #[doc(hidden)]
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_opt(r: &mut Reader<'_>, wire: u8, slot: &mut Option<Self>, ctx: &'static Ctx) {
+        super::compact::__read_opt(r, wire, slot, ctx)
+    }
 }
 
 impl ThriftType for bool {
@@ -214,9 +230,10 @@ impl<T: ThriftType> ThriftType for Vec<T> {
     fn read(r: &mut Reader<'_>, ctx: Ctx) -> Result<Self> {
         let size = list_of(r, T::WIRE)?;
         // `size` was checked against the bytes that remain (one byte per element at least);
-        // reserve a bounded amount up front and let the vector grow as elements really decode,
-        // fallibly: a footer or page index of 256 MiB may hold 2 GiB of 8-byte elements.
-        let mut out = Vec::with_capacity(size.min(1024));
+        // reserve a bounded amount first (at the first element) and let the vector grow as
+        // elements really decode, fallibly: a footer or page index of 256 MiB may hold 2 GiB
+        // of 8-byte elements.
+        let mut out = Vec::new();
         for i in 0..size {
             if out.len() == out.capacity() {
                 // Doubling, as `push` would, but an error when the memory is not there.
@@ -298,6 +315,41 @@ pub fn read_union<T>(
     value.ok_or_else(|| Error::out_of_spec(name).at_offset(start as u64))
 }
 
+/// Reads a union whose members are all empty structs (`TimeUnit`, `ColumnOrder`, the Bloom
+/// filter's unions): the id of its one member, which is known when its bit is set in `known`
+/// (ids 0 to 31). What [`read_union`] does with a member that [`read_empty`] reads, and the
+/// same errors (`name` for a union without exactly one member, `what` for a member that is
+/// not a struct); a member not known is skipped, then kept (`keep_unknown`) or an error. Not
+/// generic: one function for all such unions.
+pub fn read_empty_union(
+    r: &mut Reader<'_>,
+    name: &'static str,
+    what: &'static str,
+    known: u32,
+    keep_unknown: bool,
+) -> Result<i16> {
+    let start = r.position() as u64;
+    r.struct_begin()?;
+    let mut last = 0i16;
+    let mut value: Option<i16> = None;
+    while let Some((id, wire)) = r.field_header(&mut last)? {
+        if value.is_some() {
+            return Err(Error::out_of_spec(name).at_offset(start));
+        }
+        if (0..32).contains(&id) && known >> id & 1 == 1 {
+            read_empty(r, wire, what)?;
+        } else {
+            r.skip(wire)?;
+            if !keep_unknown {
+                return Err(Error::out_of_range(name, id.into()).at_offset(start));
+            }
+        }
+        value = Some(id);
+    }
+    r.struct_end();
+    value.ok_or_else(|| Error::out_of_spec(name).at_offset(start))
+}
+
 /// Reads an empty struct (a union member such as `StringType`), skipping any fields a newer
 /// writer put in it.
 pub fn read_empty(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<()> {
@@ -377,11 +429,12 @@ impl<T> __Placeholder for Vec<T> {
 /// }
 /// ```
 ///
-/// A field's doc comment may be followed by `#[extra]` (optional fields only): the field is
-/// then decoded only when the `metadata-extras` feature is on. Without it the decoder skips
-/// the field's bytes (as it skips an unknown field) and leaves it `None`, so a lean reader
-/// links no decoder for statistics, encryption details and the like. The field's type, its
-/// entry in [`StructDef::FIELDS`] and its encoding do not change.
+/// A field's doc comment may be followed by `#[extra]`: the field is then decoded only when
+/// the `metadata-extras` feature is on. Without it the decoder skips the field's bytes (as it
+/// skips an unknown field) and leaves it `None`, or, for a required field, empty (a struct
+/// without it still fails as missing it), so a lean reader links no decoder for statistics,
+/// encryption details and the like. The field's type, its entry in [`StructDef::FIELDS`] and
+/// its encoding do not change.
 macro_rules! thrift_struct {
     (
         $(#[$meta:meta])*
@@ -472,6 +525,12 @@ macro_rules! __read_struct_default {
                             // without it the field is skipped and stays `None`, and its
                             // decoder is not linked in.
                             if !cfg!(feature = "metadata-extras") {
+                                // A required one of the right wire type is present, and
+                                // left empty (one of another type is skipped as missing, as
+                                // `__read_field` does).
+                                if <$ty as $crate::thrift::ThriftType>::accepts(__wire) {
+                                    $field = $crate::thrift::__skipped!($req, $ty);
+                                }
                                 __r.skip(__wire)?;
                                 continue;
                             }
@@ -515,6 +574,18 @@ macro_rules! __is_required {
     };
 }
 
+/// The value of an `#[extra]` field that the default decoder skipped (without
+/// `metadata-extras`): `None` for an optional one; for a required one, an empty value, read as
+/// present.
+macro_rules! __skipped {
+    (required, $t:ty) => {
+        Some(<$t as $crate::thrift::__Placeholder>::placeholder())
+    };
+    (optional, $t:ty) => {
+        None
+    };
+}
+
 macro_rules! __take {
     (required, $f:ident, $start:expr, $name:ident) => {
         match $f {
@@ -548,4 +619,4 @@ macro_rules! __write {
 pub(crate) use {__field_ty, __is_required, __write, thrift_struct};
 // The default decoder and its helper: unused in builds for size (see `thrift`'s root).
 #[allow(unused_imports)]
-pub(crate) use {__read_struct_default, __take};
+pub(crate) use {__read_struct_default, __skipped, __take};

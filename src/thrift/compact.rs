@@ -212,16 +212,12 @@ macro_rules! __read_struct_compact {
     }) => {{
         let __r = $r;
         // (id, wire type) of each field, in declaration order (every id of
-        // parquet.thrift fits a byte); an `#[extra]` field gets wire type 0, which no
-        // field header has, when `metadata-extras` is off.
+        // parquet.thrift fits a byte); an optional `#[extra]` field gets wire type 0, which
+        // no field header has, when `metadata-extras` is off (see `__table_wire`).
         const __TABLE: &[(u8, u8)] = &[
-            $( ($id, {
-                let __w = <$ty as $crate::thrift::ThriftType>::WIRE;
-                $( $($extra)*
-                    let __w = if cfg!(feature = "metadata-extras") { __w } else { 0 };
-                )?
-                __w
-            }), )*
+            $( ($id, $crate::thrift::compact::__table_wire!(
+                <$ty as $crate::thrift::ThriftType>::WIRE, $req $(, extra $($extra)*)?
+            )), )*
         ];
         const __REQUIRED: u64 = $crate::thrift::compact::__required_mask(&[
             $( $crate::thrift::__is_required!($req), )*
@@ -241,9 +237,12 @@ macro_rules! __read_struct_compact {
             match __id {
                 $( $id => {
                     $( $($extra)*
-                        // Not in the table without `metadata-extras` (never
-                        // returned); this keeps its decoder out of the build.
+                        // An optional one is not in the table without `metadata-extras`
+                        // (never returned); a required one is, so that its absence is
+                        // still an error, and is skipped here. Either way its decoder
+                        // stays out of the build.
                         if !cfg!(feature = "metadata-extras") {
+                            $crate::thrift::compact::__skip_field(__r, __wire);
                             continue;
                         }
                     )?
@@ -276,6 +275,37 @@ macro_rules! __read_struct_compact {
     }};
 }
 
+/// The wire type in the table of a field (`$w`). Of an `#[extra]` field without
+/// `metadata-extras`: 0 for an optional one, which no field header has (skipped as unknown, left
+/// `None`); a required one keeps its own, so that the struct still fails without it (its value
+/// is skipped, and left empty).
+macro_rules! __table_wire {
+    ($w:expr, $req:ident) => {
+        $w
+    };
+    ($w:expr, required, extra) => {
+        $w
+    };
+    ($w:expr, optional, extra) => {
+        if cfg!(feature = "metadata-extras") {
+            $w
+        } else {
+            0
+        }
+    };
+}
+
+/// Skips the value of a required `#[extra]` field without `metadata-extras`, or leaves the
+/// error in the reader (as [`__read_req`] does).
+#[doc(hidden)]
+#[inline(never)]
+#[allow(dead_code)]
+pub fn __skip_field(r: &mut Reader<'_>, wire: u8) {
+    if let Err(e) = r.skip(wire) {
+        r.failed = Some(e);
+    }
+}
+
 macro_rules! __missing {
     (required, $name:ident, $f:ident) => {
         concat!(stringify!($name), ".", stringify!($f))
@@ -305,11 +335,26 @@ macro_rules! __set {
 
 macro_rules! __read_into {
     (required, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
-        $crate::thrift::compact::__read_req($r, $w, $slot, $ctx)
+        $crate::thrift::ThriftType::__compact_req($r, $w, $slot, $ctx)
     };
     (optional, $r:expr, $w:expr, $slot:expr, $ctx:expr) => {
-        $crate::thrift::compact::__read_opt($r, $w, $slot, $ctx)
+        $crate::thrift::ThriftType::__compact_opt($r, $w, $slot, $ctx)
     };
 }
 
-pub(crate) use {__init, __missing, __read_into, __read_struct_compact, __set};
+/// Reads an enum field's number for the compact decoder (see [`Reader::enum_value`]): the
+/// number, or 255 with the error left in the reader. One function for every enum type: the
+/// enum's own code is the conversion of a valid number, inlined where the field is read.
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_enum(r: &mut Reader<'_>, what: &'static str, valid: u32) -> u8 {
+    match r.enum_value(what, valid) {
+        Ok(v) => v,
+        Err(e) => {
+            r.failed = Some(e);
+            u8::MAX
+        }
+    }
+}
+
+pub(crate) use {__init, __missing, __read_into, __read_struct_compact, __set, __table_wire};

@@ -64,14 +64,14 @@ mod reader;
 mod writer;
 
 pub use annotate::{annotate, wire_type_name, Annotated, Annotation, StructLookup};
-#[allow(unused_imports)] // unused in builds for size
-pub(crate) use codec::__take;
 #[doc(hidden)]
 pub use codec::{__Placeholder, __read_field};
 pub(crate) use codec::{__field_ty, __is_required, __write, thrift_struct};
+#[allow(unused_imports)] // unused in builds for size
+pub(crate) use codec::{__skipped, __take};
 pub use codec::{
-    decode_prefix, encode, read_empty, read_union, write_empty, Ctx, FieldDef, StructDef,
-    ThriftType, Ty,
+    decode_prefix, encode, read_empty, read_empty_union, read_union, write_empty, Ctx, FieldDef,
+    StructDef, ThriftType, Ty,
 };
 
 // The one point of choice between the two struct decoders and the two skips (see

@@ -101,6 +101,19 @@ impl<'a> Reader<'a> {
         i32::try_from(v).map_err(|_| Error::out_of_range("Thrift i32", v).at_offset(pos as u64))
     }
 
+    /// An enum's `i32`, which must be a number whose bit is set in `valid` (numbers 0 to 31):
+    /// else an out-of-range error naming `what`, at the number's offset. One function for
+    /// every enum type.
+    #[inline(never)]
+    pub fn enum_value(&mut self, what: &'static str, valid: u32) -> Result<u8> {
+        let pos = self.position();
+        let v = self.i32()?;
+        match u32::try_from(v) {
+            Ok(n) if n < 32 && valid >> n & 1 == 1 => Ok(n as u8),
+            _ => Err(Error::out_of_range(what, v.into()).at_offset(pos as u64)),
+        }
+    }
+
     /// An `i64`: zigzag varint.
     pub fn i64(&mut self) -> Result<i64> {
         self.cur.zigzag("Thrift i64")

@@ -304,3 +304,81 @@ proptest! {
         prop_assert_eq!(r.field_header(&mut last).unwrap(), Some((id, I64)));
     }
 }
+
+thrift_struct! {
+    /// A struct with `#[extra]` fields, one of them required.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct WithExtra {
+        /// 1
+        1: required a: i32,
+        /// 2
+        #[extra]
+        2: required names: Vec<String>,
+        /// 3
+        #[extra]
+        3: optional b: i64,
+    }
+}
+
+/// Decodes `bytes` as a `WithExtra` with the default decoder and with the compact one.
+fn with_extra_both(bytes: &[u8]) -> [crate::error::Result<(WithExtra, usize)>; 2] {
+    [false, true].map(|compact| {
+        let mut r = Reader::new(bytes, 8);
+        r.compact = compact;
+        WithExtra::read(&mut r, Ctx::NONE).map(|v| (v, r.position()))
+    })
+}
+
+#[test]
+fn required_extra_fields_are_skipped_but_still_required() {
+    // { 1: a = 1, 2: names = ["x"], 3: b = 2 }, by hand:
+    let bytes = [
+        0x15, 0x02, // field 1, I32: zigzag(1)
+        0x19, 0x18, 0x01, b'x', // field 2, LIST: size 1, BINARY; "x"
+        0x16, 0x04, // field 3, I64: zigzag(2)
+        0x00, // stop
+    ];
+    let expected = if cfg!(feature = "metadata-extras") {
+        WithExtra {
+            a: 1,
+            names: vec!["x".into()],
+            b: Some(2),
+        }
+    } else {
+        // Skipped: the required field empty, the optional one None.
+        WithExtra {
+            a: 1,
+            names: vec![],
+            b: None,
+        }
+    };
+    for got in with_extra_both(&bytes) {
+        assert_eq!(got.unwrap(), (expected.clone(), bytes.len()));
+    }
+    // Without field 2 the struct fails, whether the field is decoded or skipped.
+    for got in with_extra_both(&[0x15, 0x02, 0x26, 0x04, 0x00]) {
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            "invalid file: missing required field WithExtra.names (byte offset 0)"
+        );
+    }
+    // A skipped field's bytes are still checked: a list longer than the input fails.
+    for got in with_extra_both(&[0x15, 0x02, 0x19, 0xf8, 0x20, 0x00]) {
+        assert!(matches!(
+            got.unwrap_err().kind(),
+            ErrorKind::Truncated { .. }
+        ));
+    }
+}
+
+#[test]
+fn a_required_extra_field_of_another_wire_type_is_missing() {
+    // { 1: a = 1, 2: an I32 where the IDL has a list }: skipped, so the struct misses field 2,
+    // in both decoders and whether or not the field is decoded.
+    for got in with_extra_both(&[0x15, 0x02, 0x15, 0x02, 0x00]) {
+        assert_eq!(
+            got.unwrap_err().to_string(),
+            "invalid file: missing required field WithExtra.names (byte offset 0)"
+        );
+    }
+}
