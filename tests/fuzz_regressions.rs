@@ -147,11 +147,17 @@ fn arrow_seeds_read_and_fail() {
     for entry in std::fs::read_dir(regressions_dir("arrow")).expect("fuzz/regressions/arrow") {
         let data = std::fs::read(entry.expect("directory entry").path()).expect("readable");
         let file = FileReader::from_bytes(&data).expect("a seed opens");
-        match BatchReader::new(&file).expect("a reader").collect::<parket::Result<Vec<_>>>() {
+        match BatchReader::new(&file)
+            .expect("a reader")
+            .collect::<parket::Result<Vec<_>>>()
+        {
             Ok(batches) => read += batches.iter().map(|b| b.num_rows()).sum::<usize>(),
             Err(e) if e.to_string().contains("not valid UTF-8") => utf8 += 1,
             Err(e) => panic!("{e}"),
         }
     }
-    assert!(read > 0 && utf8 >= 5, "rows read {read}, UTF-8 errors {utf8}");
+    assert!(
+        read > 0 && utf8 >= 5,
+        "rows read {read}, UTF-8 errors {utf8}"
+    );
 }

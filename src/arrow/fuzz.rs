@@ -58,6 +58,9 @@ pub fn fuzz_arrow(data: &[u8]) {
         *total = (rows != usize::MAX).then_some(rows);
     }
     if let [Some(a), Some(b)] = totals {
-        assert_eq!(a, b, "batches of 1,000 and of 7 rows read different row counts");
+        assert_eq!(
+            a, b,
+            "batches of 1,000 and of 7 rows read different row counts"
+        );
     }
 }

@@ -515,7 +515,9 @@ mod tests {
     #[test]
     fn pending_values_are_taken_in_any_order() {
         // Values of 0 to 40 bytes (some past `SHORT`, copied by length), then stale bytes.
-        let values: Vec<Vec<u8>> = (0..60u8).map(|i| vec![b'a' + i % 26; (i % 41) as usize]).collect();
+        let values: Vec<Vec<u8>> = (0..60u8)
+            .map(|i| vec![b'a' + i % 26; (i % 41) as usize])
+            .collect();
         let mut page = Vec::new();
         for v in &values {
             page.extend_from_slice(&(v.len() as u32).to_le_bytes());
