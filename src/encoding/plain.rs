@@ -53,7 +53,6 @@ use alloc::vec::Vec;
 
 use crate::bytes::{extend_short, SHORT};
 use crate::error::{Error, Result};
-use crate::limits::reserve;
 use crate::values::{ByteArrays, Values, ValuesRef};
 
 /// Decodes `num_values` PLAIN values of the physical type of `out` (and, for
@@ -271,58 +270,70 @@ fn append_byte_array(
 }
 
 /// A section of PLAIN BYTE_ARRAY values checked (every length within the bytes), whose values
-/// are written a range at a time ([`Pending::take`]): a reader handing out batches copies each
-/// batch's values straight into it. The section's bytes are not kept: each call is given them
-/// again; where each value's length prefix is, found once by the check, is (an offset a
-/// value, reused from page to page), so that taking values reads no prefix again (taking
-/// them by their prefixes read each twice: once to reserve the bytes, once to copy them).
+/// are written a range at a time ([`Pending::take`]), in order: a reader handing out batches
+/// copies each batch's values straight into it. The section's bytes are not kept: each call
+/// is given them again.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Pending {
-    /// Where value `i`'s length prefix starts, then where the last value ends.
-    starts: Vec<usize>,
+    len: usize,
+    /// The next value to write, and where its length prefix is in the section.
+    next: usize,
+    pos: usize,
 }
 
 impl Pending {
     /// Checks the `num_values` values at the start of `input` (as [`decode`] does); returns
     /// the bytes they take. Nothing is written.
     pub(crate) fn load(&mut self, input: &[u8], num_values: usize) -> Result<usize> {
-        self.starts.clear();
-        // An offset a value: as many as the section's 4-byte prefixes can hold (checked first).
+        *self = Pending::default();
         room_after_prefixes(input, num_values)?;
-        reserve(&mut self.starts, num_values + 1, "the values of a page")?;
-        byte_array_starts(input, num_values, &mut self.starts).inspect_err(|_| {
-            self.starts.clear();
-        })
+        let mut rest = input;
+        for _ in 0..num_values {
+            let Some((len, tail)) = split_value(rest) else {
+                return Err(value_error(input, input.len() - rest.len()));
+            };
+            rest = tail.get(len..).unwrap_or(&[]);
+        }
+        self.len = num_values;
+        Ok(input.len() - rest.len())
+    }
+
+    /// Where the value after the one whose prefix is at `pos` starts, and its length.
+    fn step(input: &[u8], pos: usize) -> Result<(usize, usize)> {
+        let (len, _) = value_at(input, pos)?;
+        Ok((pos + 4 + len, len))
     }
 
     /// Appends values `range` of the section `input` (the bytes [`Pending::load`] was given)
-    /// to `out`, in any order (a range past the values is cut at their end).
+    /// to `out`. Ranges are taken in order; one that starts past the next value passes the
+    /// values between, one before it starts again from the first.
     pub(crate) fn take(
         &mut self,
         input: &[u8],
         range: core::ops::Range<usize>,
         out: &mut ByteArrays,
     ) -> Result<()> {
-        let n = self.starts.len().saturating_sub(1);
-        let end = range.end.min(n);
-        let start = range.start.min(end);
-        let starts = self.starts.get(start..=end).unwrap_or(&[]);
-        // The values' bytes: the section between, less their prefixes.
-        let bytes = match (starts.first(), starts.last()) {
-            (Some(&a), Some(&b)) => b.saturating_sub(a + 4 * (end - start)),
-            _ => 0,
-        };
-        let (offsets, data) = out.parts_mut();
-        reserve(offsets, end - start, "the values of a page")?;
-        reserve(data, bytes + SHORT, "the values of a page")?;
-        let mut at = data.len();
-        for w in starts.windows(2) {
-            // `load` checked `w[0] + 4 <= w[1] <= input.len()`.
-            let (from, len) = (w[0] + 4, w[1].saturating_sub(w[0] + 4));
-            let _ = extend_short(data, input.get(from..).unwrap_or(&[]), len);
-            at += len;
-            offsets.push(at);
+        if range.start < self.next {
+            self.next = 0;
+            self.pos = 0;
         }
+        let start = range.start.min(self.len);
+        while self.next < start {
+            self.pos = Self::step(input, self.pos)?.0;
+            self.next += 1;
+        }
+        let end = range.end.min(self.len).max(self.next);
+        // The values' bytes, for an exact reservation (not the rest of the page).
+        let (mut pos, mut bytes) = (self.pos, 0);
+        for _ in self.next..end {
+            let (after, len) = Self::step(input, pos)?;
+            pos = after;
+            bytes += len;
+        }
+        let from = input.get(self.pos..).unwrap_or(&[]);
+        append_byte_array(from, end - self.next, bytes, out)?;
+        self.pos = pos;
+        self.next = end;
         Ok(())
     }
 }
@@ -513,7 +524,7 @@ mod tests {
     }
 
     #[test]
-    fn pending_values_are_taken_in_any_order() {
+    fn pending_values_are_taken_range_by_range() {
         // Values of 0 to 40 bytes (some past `SHORT`, copied by length), then stale bytes.
         let values: Vec<Vec<u8>> = (0..60u8)
             .map(|i| vec![b'a' + i % 26; (i % 41) as usize])

@@ -151,7 +151,9 @@ pub(crate) struct PageStream<'a> {
     rows_read: u64,
     /// The rows of the last data page, when the offset index placed it.
     last_rows: Option<Range<u64>>,
-    /// The ordinal of the last data page, for the errors of its values written out later.
+    /// The ordinal of the last data page, for the errors of its values written out later
+    /// (a string that is not UTF-8: the `arrow` feature's check).
+    #[cfg(feature = "arrow")]
     last_page: usize,
     decoder: PageDecoder<'a>,
     limits: Limits,
@@ -178,6 +180,7 @@ impl<'a> PageStream<'a> {
             values_read: 0,
             rows_read: 0,
             last_rows: None,
+            #[cfg(feature = "arrow")]
             last_page: 0,
             decoder,
             limits,
@@ -236,7 +239,10 @@ impl<'a> PageStream<'a> {
                 .one_page(page, out)
                 .map_err(|e| e.in_page(ordinal).at_offset(at))?;
             if matches!(info.kind, PageKind::DataV1 | PageKind::DataV2) && info.num_values > 0 {
-                self.last_page = ordinal;
+                #[cfg(feature = "arrow")]
+                {
+                    self.last_page = ordinal;
+                }
                 return Ok(Some(info));
             }
         }
@@ -583,8 +589,9 @@ impl<'a> ColumnChunkReader<'a> {
     pub(crate) fn gather_deferred(&mut self, range: Range<usize>, out: &mut Values) -> Result<()> {
         if self.stream.decoder.deferred_plain().is_some() {
             let r = self.stream.decoder.gather_plain(range, out);
-            let page = self.stream.last_page;
-            return r.map_err(|e| self.locate(e.in_page(page)));
+            #[cfg(feature = "arrow")]
+            let r = r.map_err(|e| e.in_page(self.stream.last_page));
+            return r.map_err(|e| self.locate(e));
         }
         let d = &self.stream.decoder;
         let (Some(indices), Some(dict)) = (d.deferred_indices(), d.dict()) else {
