@@ -4,7 +4,7 @@
 //! Hostile bytes read through [`BatchReader`] must give an error or batches whose every array
 //! passes arrow-rs's full validation (`ArrayData::validate_full`: offsets, lengths, null
 //! counts, UTF-8 of string arrays, dictionary keys, children), since the reader builds some
-//! arrays without arrow-rs's checks ([`super::unchecked`]).
+//! arrays without arrow-rs's checks (`src/arrow/unchecked.rs`).
 
 use arrow_array::{Array, RecordBatch};
 
