@@ -9,17 +9,8 @@
 use arrow_array::{Array, RecordBatch};
 
 use super::BatchReader;
-use crate::limits::Limits;
+use crate::read::fuzz::limits;
 use crate::read::FileReader;
-
-/// The limits of the reads: small enough that no input can claim much memory.
-fn limits() -> Limits {
-    Limits::default()
-        .max_metadata_bytes(1 << 20)
-        .max_page_bytes(1 << 20)
-        .max_dictionary_bytes(1 << 20)
-        .max_values_per_page(1 << 16)
-}
 
 /// Panics unless every array of `batch` (children included) is valid by arrow-rs's own
 /// checks.
