@@ -2,7 +2,8 @@
 # Builds the seed corpora of every fuzz target into fuzz/corpus/<target>/ (gitignored):
 # - metadata: the footer (FileMetaData bytes) of every file of the parquet-testing corpus, plus
 #   its first page header (bytes 4..);
-# - file: every file of the corpus, whole; roundtrip: a few random byte strings;
+# - file: every file of the corpus, whole; arrow: the unencrypted ones and regressions/arrow/;
+#   roundtrip: a few random byte strings;
 # - decompress, plain, rle, dictionary, delta, byte_stream_split, alp, page: written by seedgen/ (a small
 #   Rust program over parket's public API): hand-made valid streams from parket's encoders, and
 #   the pages of the corpus files (compressed bodies; decompressed value and level sections),
@@ -44,6 +45,13 @@ done
 out=$here/corpus/file
 mkdir -p "$out"
 for f in "$data"/data/*.parquet "$data"/data/*/*.parquet "$data"/data/*.encrypted "$data"/data/*/*.encrypted "$data"/bad_data/*.parquet; do
+    [ -f "$f" ] && cp "$f" "$out/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+# arrow: the same files, unencrypted ones only (the harness reads without keys), and the
+# hostile string files of regressions/arrow/.
+out=$here/corpus/arrow
+mkdir -p "$out"
+for f in "$data"/data/*.parquet "$data"/data/*/*.parquet "$data"/bad_data/*.parquet "$here"/regressions/arrow/*; do
     [ -f "$f" ] && cp "$f" "$out/$(basename "$(dirname "$f")")-$(basename "$f")"
 done
 # decrypt: every encrypted corpus file behind the byte that picks its keys (0: 128-bit keys,

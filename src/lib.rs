@@ -56,7 +56,11 @@
 //! # fn main() {}
 //! ```
 #![cfg_attr(not(feature = "std"), no_std)]
-#![forbid(unsafe_code)]
+// No `unsafe` anywhere, except two calls in `arrow/unchecked.rs` (Arrow arrays built
+// without arrow-rs's checks, which the reader has made): builds without the `arrow` feature,
+// the core and `no_std` ones among them, forbid it; with it, it is denied everywhere else.
+#![cfg_attr(not(feature = "arrow"), forbid(unsafe_code))]
+#![cfg_attr(feature = "arrow", deny(unsafe_code))]
 #![warn(missing_docs)]
 
 extern crate alloc;

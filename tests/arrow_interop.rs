@@ -541,3 +541,62 @@ fn hostile_delta_pages_are_located_errors() {
         }
     }
 }
+
+/// String columns holding invalid UTF-8 (tests/interop/arrow_utf8.py: pyarrow's writer fed
+/// arrays it did not check), one file per encoding: a dictionary entry (a small dictionary
+/// and one read in place), a PLAIN value (`Utf8`, `LargeUtf8` and `Utf8View`; one whose half
+/// char is completed by the next value, so that the bytes are valid as a whole), a
+/// DELTA_LENGTH_BYTE_ARRAY value and a DELTA_BYTE_ARRAY value put together from its prefix and
+/// suffix. Each is an error naming the column, row group and page where pyarrow rejects the
+/// file; the files pyarrow reads (among them DELTA_BYTE_ARRAY pages whose prefixes cut "é"
+/// and "ê" in the middle: neither part valid, the values whole) read as the same table.
+#[test]
+fn strings_are_checked_as_utf8() {
+    if generated().is_none() {
+        return;
+    }
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arrow_utf8");
+    let _ = std::fs::remove_dir_all(&dir);
+    let script = format!("{}/tests/interop/arrow_utf8.py", env!("CARGO_MANIFEST_DIR"));
+    let listing = python(&[&script, dir.to_str().unwrap()]).unwrap();
+    let mut seen = (0, 0);
+    for line in listing.lines() {
+        let (name, verdict) = line.split_once(' ').unwrap();
+        let bytes = std::fs::read(dir.join(format!("{name}.parquet"))).unwrap();
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        for batch in [7, 8192] {
+            let read: parket::Result<Vec<RecordBatch>> =
+                BatchReader::from_scan(file.scan().batch_size(batch))
+                    .unwrap()
+                    .collect();
+            match verdict {
+                "accepted" => {
+                    let (schema, expected) = read_ipc(&dir.join(format!("{name}.arrow")));
+                    let ours = read.unwrap_or_else(|e| panic!("{name}: {e}"));
+                    assert_same(name, &ours, &schema, &expected);
+                    seen.0 += 1;
+                }
+                "rejected" => {
+                    let e = read.expect_err(name);
+                    let text = e.to_string();
+                    let loc = e.location();
+                    assert!(text.contains("not valid UTF-8"), "{name}: {text}");
+                    assert_eq!(loc.column.as_deref(), Some("s"), "{name}: {text}");
+                    assert_eq!(loc.row_group, Some(0), "{name}: {text}");
+                    // A dictionary's entries are checked with its page, the first.
+                    let page = loc
+                        .page
+                        .unwrap_or_else(|| panic!("{name}: no page: {text}"));
+                    assert_eq!(page == 0, name.starts_with("dict"), "{name}: {text}");
+                    seen.1 += 1;
+                }
+                v => panic!("{name}: {v}"),
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        (2 * 5, 2 * 7),
+        "files accepted and rejected, twice each"
+    );
+}

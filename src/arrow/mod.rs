@@ -31,9 +31,13 @@
 //! # Ok(()) }
 //! ```
 
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzz;
 pub mod ipc;
 pub mod read;
 pub mod schema;
+mod unchecked;
 pub mod write;
 
 pub use read::{arrow_schema, BatchReader};

@@ -38,6 +38,7 @@ use arrow_buffer::{i256, BooleanBuffer, Buffer, NullBuffer, OffsetBuffer, Scalar
 use arrow_schema::{ArrowError, DataType, SchemaRef, TimeUnit};
 
 use super::schema::{plan_schema, Conv, Kind, Plan};
+use super::unchecked;
 use crate::error::{Error, Result};
 use crate::levels::LeafData;
 use crate::read::{FileReader, Scan, ScanBuilder};
@@ -68,6 +69,8 @@ pub struct BatchReader<'f, 'a> {
     schema: SchemaRef,
     plans: Vec<Plan>,
     paths: Vec<String>,
+    /// Per column: whether its values become a string array, checked as UTF-8 by the scan.
+    utf8: Vec<bool>,
     failed: bool,
 }
 
@@ -91,19 +94,33 @@ impl<'f, 'a> BatchReader<'f, 'a> {
     /// The batches of a scan: its projection, row groups, rows, predicate and batch size.
     pub fn from_scan(scan: ScanBuilder<'f, 'a>) -> Result<Self> {
         let hint = super::ipc::stored_schema(scan.file().metadata())?;
-        let scan = scan.build()?;
+        let mut scan = scan.build()?;
         let (schema, plans) = plan_schema(scan.schema(), hint.as_ref())?;
-        let paths = scan
+        let paths: Vec<String> = scan
             .schema()
             .columns()
             .iter()
             .map(|c| c.path_string())
             .collect();
+        // The string columns' values are checked as their pages are read (a dictionary's
+        // entries once), so that their arrays need no check of Arrow's (see `unchecked`).
+        let mut text = Vec::new();
+        for p in &plans {
+            text_columns(p, &mut text);
+        }
+        let mut utf8 = alloc::vec![false; paths.len()];
+        for &c in &text {
+            if let Some(u) = utf8.get_mut(c) {
+                *u = true;
+            }
+        }
+        scan.check_utf8(text)?;
         Ok(BatchReader {
             scan,
             schema: Arc::new(schema),
             plans,
             paths,
+            utf8,
             failed: false,
         })
     }
@@ -119,7 +136,7 @@ impl<'f, 'a> BatchReader<'f, 'a> {
         };
         let rows = usize::try_from(batch.num_rows())
             .map_err(|_| Error::out_of_range("rows in a batch", -1))?;
-        let mut leaves = Leaves::new(batch.columns, self.scan.schema());
+        let mut leaves = Leaves::new(batch.columns, self.scan.schema(), &self.utf8);
         let mut columns = Vec::with_capacity(self.plans.len());
         for p in &self.plans {
             let a =
@@ -162,17 +179,40 @@ pub(crate) fn arrow_error(e: ArrowError, path: &str) -> Error {
     }
 }
 
+/// Whether BYTE_ARRAY values read as Arrow `dt` become a string array ([`bytes_array`]).
+fn is_text(dt: &DataType) -> bool {
+    matches!(
+        dt,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    ) || matches!(dt, DataType::Dictionary(_, v) if **v == DataType::Utf8)
+}
+
+/// The leaf columns under `p` whose values become string arrays.
+fn text_columns(p: &Plan, out: &mut Vec<usize>) {
+    match &p.kind {
+        Kind::Leaf { column, conv } => {
+            if !matches!(conv, Conv::BytesDecimal) && is_text(p.field.data_type()) {
+                out.push(*column);
+            }
+        }
+        Kind::Struct(children) => children.iter().for_each(|c| text_columns(c, out)),
+        Kind::List { child, .. } => text_columns(child, out),
+    }
+}
+
 /// The levels of each leaf of a batch, and its values until a leaf array takes them.
-struct Leaves {
+struct Leaves<'u> {
     def: Vec<Vec<u16>>,
     rep: Vec<Vec<u16>>,
     values: Vec<Option<Values>>,
     max_def: Vec<u16>,
     max_rep: Vec<u16>,
+    /// Whether the scan checked the leaf's values as UTF-8 ([`BatchReader`]'s `utf8`).
+    utf8: &'u [bool],
 }
 
-impl Leaves {
-    fn new(columns: Vec<LeafData>, schema: &Schema) -> Self {
+impl<'u> Leaves<'u> {
+    fn new(columns: Vec<LeafData>, schema: &Schema, utf8: &'u [bool]) -> Self {
         let n = columns.len();
         let mut l = Leaves {
             def: Vec::with_capacity(n),
@@ -180,6 +220,7 @@ impl Leaves {
             values: Vec::with_capacity(n),
             max_def: Vec::with_capacity(n),
             max_rep: Vec::with_capacity(n),
+            utf8,
         };
         for (c, d) in columns.into_iter().zip(schema.columns()) {
             l.def.push(c.def_levels);
@@ -432,7 +473,7 @@ fn build(p: &Plan, l: &mut Leaves, paths: &[String]) -> Result<ArrayRef> {
 }
 
 /// A list's offsets (`slots + 1`, from 0) and validity, from the levels of leaf `c`.
-fn list_offsets<O: arrow_buffer::ArrowNativeType>(
+fn list_offsets<O: arrow_array::OffsetSizeTrait>(
     l: &Leaves,
     c: usize,
     p: &Plan,
@@ -468,7 +509,7 @@ fn list_offsets<O: arrow_buffer::ArrowNativeType>(
     }
     offsets.push(at(count));
     let nulls = bits.finish().nulls();
-    Ok((OffsetBuffer::new(ScalarBuffer::from(offsets)), nulls))
+    Ok((unchecked::offsets(offsets, count)?, nulls))
 }
 
 /// `values` spread over the slots, `T::default()` in the null ones: unchanged (no copy)
@@ -596,7 +637,7 @@ fn build_leaf(p: &Plan, conv: &Conv, l: &mut Leaves, c: usize) -> Result<ArrayRe
                 .map_err(|e| arrow_error(e, ""))?,
             )
         }
-        (Values::ByteArray(v), _) => bytes_array(v, s, dt)?,
+        (Values::ByteArray(v), _) => bytes_array(v, s, dt, l.utf8.get(c) == Some(&true))?,
         (v, dt) => {
             return Err(Error::invalid_argument(alloc::format!(
                 "{:?} values cannot be read as Arrow {dt}",
@@ -734,19 +775,24 @@ fn spread_offsets<O: Copy>(offsets: &[usize], s: &Slots, conv: impl Fn(usize) ->
 }
 
 /// BYTE_ARRAY values into a string or binary array (offsets spread over the slots; the
-/// data buffer is moved, not copied).
-fn bytes_array(v: ByteArrays, s: &Slots, dt: &DataType) -> Result<ArrayRef> {
+/// data buffer is moved, not copied). `utf8`: the scan checked each value as UTF-8, so a
+/// string array is built without Arrow's check ([`unchecked`]); else Arrow checks it.
+fn bytes_array(v: ByteArrays, s: &Slots, dt: &DataType, utf8: bool) -> Result<ArrayRef> {
     let nulls = s.nulls();
     let (offsets, data) = v.into_parts();
     let large = matches!(dt, DataType::LargeUtf8 | DataType::LargeBinary);
     if large {
         let o = spread_offsets(&offsets, s, |x| x as i64);
-        let o = OffsetBuffer::new(ScalarBuffer::from(o));
+        let o = unchecked::offsets(o, data.len())?;
         let data = Buffer::from_vec(data);
-        let a: ArrayRef = if *dt == DataType::LargeUtf8 {
-            Arc::new(LargeStringArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
-        } else {
-            Arc::new(LargeBinaryArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+        let a: ArrayRef = match (*dt == DataType::LargeUtf8, utf8) {
+            (true, true) => Arc::new(unchecked::string_array(o, data, nulls)?),
+            (true, false) => {
+                Arc::new(LargeStringArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+            }
+            _ => {
+                Arc::new(LargeBinaryArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+            }
         };
         return Ok(a);
     }
@@ -758,14 +804,15 @@ fn bytes_array(v: ByteArrays, s: &Slots, dt: &DataType) -> Result<ArrayRef> {
         ));
     }
     let o = spread_offsets(&offsets, s, |x| x as i32);
-    let o = OffsetBuffer::new(ScalarBuffer::from(o));
+    let o = unchecked::offsets(o, data.len())?;
     let data = Buffer::from_vec(data);
-    let text = matches!(dt, DataType::Utf8 | DataType::Utf8View)
-        || matches!(dt, DataType::Dictionary(_, v) if **v == DataType::Utf8);
-    let plain: ArrayRef = if text {
-        Arc::new(StringArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
-    } else {
-        Arc::new(BinaryArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+    let text = is_text(dt);
+    let plain: ArrayRef = match (text, utf8) {
+        (true, true) => Arc::new(unchecked::string_array(o, data, nulls)?),
+        (true, false) => {
+            Arc::new(StringArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?)
+        }
+        _ => Arc::new(BinaryArray::try_new(o, data, nulls).map_err(|e| arrow_error(e, ""))?),
     };
     Ok(match dt {
         DataType::Utf8View => {
@@ -826,7 +873,8 @@ fn dictionary(plain: &ArrayRef, text: bool) -> Result<ArrayRef> {
         len: distinct.len(),
         valid: None,
     };
-    let values = bytes_array(distinct, &all, &dt)?;
+    // Whole values of `plain`, a valid array: valid UTF-8 when it is a string array.
+    let values = bytes_array(distinct, &all, &dt, text)?;
     let keys = PrimitiveArray::<Int32Type>::new(ScalarBuffer::from(keys), nulls.cloned());
     Ok(Arc::new(
         DictionaryArray::<Int32Type>::try_new(keys, values).map_err(|e| arrow_error(e, ""))?,

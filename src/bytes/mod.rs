@@ -9,6 +9,7 @@
 //! - [`bitpack`]: packing and unpacking of small integers, LSB first in groups of 8 (the
 //!   RLE / bit-packing hybrid) and MSB first (the deprecated BIT_PACKED encoding).
 //! - [`base64`]: standard base64, for BINARY values in JSON and wrapped keys.
+//! - `utf8` (crate-internal, feature `arrow`): whether byte-array values are each valid UTF-8.
 //! - `extend_short` (crate-internal): appending a short byte string as a fixed-size block, for
 //!   the byte-array decoders' and encoders' inner loops.
 
@@ -17,6 +18,8 @@ pub mod bitpack;
 pub mod crc32;
 pub mod cursor;
 pub mod float16;
+#[cfg(feature = "arrow")]
+pub(crate) mod utf8;
 pub mod varint;
 
 pub use cursor::Cursor;

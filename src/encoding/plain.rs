@@ -524,6 +524,38 @@ mod tests {
     }
 
     #[test]
+    fn pending_values_are_taken_range_by_range() {
+        // Values of 0 to 40 bytes (some past `SHORT`, copied by length), then stale bytes.
+        let values: Vec<Vec<u8>> = (0..60u8)
+            .map(|i| vec![b'a' + i % 26; (i % 41) as usize])
+            .collect();
+        let mut page = Vec::new();
+        for v in &values {
+            page.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            page.extend_from_slice(v);
+        }
+        let used = page.len();
+        page.extend_from_slice(&[0xEE; 5]);
+        let mut p = Pending::default();
+        assert_eq!(p.load(&page, values.len()).unwrap(), used);
+        let mut out = ByteArrays::new();
+        let ranges = [0..3, 3..3, 10..50, 5..12, 55..80, 70..90, 0..60];
+        let mut want: Vec<&[u8]> = Vec::new();
+        for r in ranges {
+            p.take(&page, r.clone(), &mut out).unwrap();
+            let end = r.end.min(values.len());
+            want.extend(values[r.start.min(end)..end].iter().map(Vec::as_slice));
+        }
+        assert_eq!(out.iter().collect::<Vec<_>>(), want);
+        // A section too short for its values: an error, and nothing left to take.
+        let e = p.load(&page[..used - 1], values.len()).unwrap_err();
+        assert!(e.to_string().contains("BYTE_ARRAY value"), "{e}");
+        let before = out.len();
+        p.take(&page, 0..10, &mut out).unwrap();
+        assert_eq!(out.len(), before);
+    }
+
+    #[test]
     fn hand_worked() {
         roundtrip(ValuesRef::Boolean(&[true, false, true]), &[0x05]);
         roundtrip(

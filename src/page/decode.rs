@@ -233,6 +233,10 @@ pub struct PageDecoder<'a> {
     plain: Option<(PlainSection<'a>, usize)>,
     /// The cursor over the last data page's BYTE_ARRAY values when they were left encoded.
     pending: PendingBytes,
+    /// Check that every BYTE_ARRAY value handed out is valid UTF-8 (see
+    /// [`PageDecoder::check_utf8`]).
+    #[cfg(feature = "arrow")]
+    utf8: bool,
 }
 
 /// Where the PLAIN fixed-width values of a page left encoded are: in the decompressed page
@@ -391,6 +395,39 @@ impl<'a> PageDecoder<'a> {
             defer_plain: false,
             plain: None,
             pending: PendingBytes::default(),
+            #[cfg(feature = "arrow")]
+            utf8: false,
+        }
+    }
+
+    /// With `check` (set before the first page), every BYTE_ARRAY value this decoder hands
+    /// out is checked to be valid UTF-8 on its own, for a reader that hands the values out as
+    /// text without checking them again (the Arrow reader's `Utf8` arrays): a dictionary's
+    /// entries once, when its page is read (a gather copies whole entries), the values of
+    /// the other encodings as they are written out (DELTA_BYTE_ARRAY's once put together
+    /// from their prefix and suffix, either of which may cut a char). A value that is not
+    /// is an [`ErrorKind::OutOfSpec`] error of its page.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn check_utf8(&mut self, check: bool) {
+        self.utf8 = check && self.column.physical_type == PhysicalType::ByteArray;
+    }
+
+    /// Checks the BYTE_ARRAY values of `out` from value `first` on (those just written) when
+    /// the decoder checks UTF-8 ([`PageDecoder::check_utf8`]).
+    #[cfg(feature = "arrow")]
+    fn check_utf8_from(&self, out: &Values, first: usize) -> Result<()> {
+        match out {
+            Values::ByteArray(b) if self.utf8 => {
+                let (offsets, data) = b.as_ref().parts();
+                let run = offsets.get(first..).unwrap_or(&[]);
+                match crate::bytes::utf8::values_valid(run, data) {
+                    true => Ok(()),
+                    false => Err(not_utf8(
+                        "a BYTE_ARRAY value read as a string is not valid UTF-8",
+                    )),
+                }
+            }
+            _ => Ok(()),
         }
     }
 
@@ -430,15 +467,21 @@ impl<'a> PageDecoder<'a> {
             PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),
             PlainSection::Lasting(b) => b,
         };
-        if let (true, Values::ByteArray(out)) = (self.pending.is_loaded(), &mut *out) {
-            return self.pending.take(bytes, range, out);
+        #[cfg(feature = "arrow")]
+        let first = out.len();
+        if let (true, Values::ByteArray(b)) = (self.pending.is_loaded(), &mut *out) {
+            self.pending.take(bytes, range, b)?;
+        } else {
+            let end = range.end.min(*n);
+            let start = range.start.min(end);
+            let width = plain_width(out).unwrap_or(0);
+            let from = bytes.get(start.saturating_mul(width)..).unwrap_or(&[]);
+            out.try_reserve(end - start, 0)?;
+            plain::decode(from, end - start, out)?;
         }
-        let end = range.end.min(*n);
-        let start = range.start.min(end);
-        let width = plain_width(out).unwrap_or(0);
-        let from = bytes.get(start.saturating_mul(width)..).unwrap_or(&[]);
-        out.try_reserve(end - start, 0)?;
-        plain::decode(from, end - start, out).map(|_| ())
+        #[cfg(feature = "arrow")]
+        self.check_utf8_from(out, first)?;
+        Ok(())
     }
 
     /// Leaves the `n` values of `data` (a data page's values section, at `at` in the
@@ -698,6 +741,20 @@ impl<'a> PageDecoder<'a> {
             self.limits.check_dictionary_bytes(decoded_bytes(&dict))?;
             Dictionary::Values(dict)
         };
+        #[cfg(feature = "arrow")]
+        if self.utf8 && !utf8_dictionary(&dictionary) {
+            // The buffer stays for the next chunk (see `bytes_dictionary`).
+            if let Dictionary::Bytes {
+                page: Cow::Owned(buf),
+                ..
+            } = dictionary
+            {
+                self.dict_bytes = buf;
+            }
+            return Err(not_utf8(
+                "a dictionary entry read as a string is not valid UTF-8",
+            ));
+        }
         self.dict_longest = dictionary.dict().longest() as u64;
         self.dictionary = Some(dictionary);
         Ok(PageInfo {
@@ -883,6 +940,8 @@ impl<'a> PageDecoder<'a> {
             false => body,
         };
         let rest = data.get(pos..).unwrap_or(&[]);
+        #[cfg(feature = "arrow")]
+        let first = out.values.len();
         self.deferred = decode_values(
             h.encoding,
             rest,
@@ -897,6 +956,11 @@ impl<'a> PageDecoder<'a> {
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, pos))?;
+        // Values gathered from the dictionary were checked with it.
+        #[cfg(feature = "arrow")]
+        if !is_dictionary(h.encoding) {
+            self.check_utf8_from(&out.values, first)?;
+        }
         Ok(PageInfo {
             kind: PageKind::DataV1,
             num_values: n,
@@ -1015,6 +1079,8 @@ impl<'a> PageDecoder<'a> {
             true => self.scratch.get(..values_size).unwrap_or(&[]),
             false => values_in,
         };
+        #[cfg(feature = "arrow")]
+        let first = out.values.len();
         self.deferred = decode_values(
             h.encoding,
             data,
@@ -1029,12 +1095,48 @@ impl<'a> PageDecoder<'a> {
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, levels_len))?;
+        #[cfg(feature = "arrow")]
+        if !is_dictionary(h.encoding) {
+            self.check_utf8_from(&out.values, first)?;
+        }
         Ok(PageInfo {
             kind: PageKind::DataV2,
             num_values: n,
             num_non_null: non_null,
             num_rows: rows,
         })
+    }
+}
+
+/// Whether a data page's values are indices into the dictionary.
+#[cfg(feature = "arrow")]
+fn is_dictionary(encoding: Encoding) -> bool {
+    matches!(
+        encoding,
+        Encoding::PlainDictionary | Encoding::RleDictionary
+    )
+}
+
+/// The error for a value that a decoder checking UTF-8 ([`PageDecoder::check_utf8`]) found
+/// not to be.
+#[cfg(feature = "arrow")]
+#[cold]
+fn not_utf8(what: &'static str) -> Error {
+    Error::out_of_spec(what)
+}
+
+/// Whether each entry of a BYTE_ARRAY dictionary is valid UTF-8 on its own (true for the
+/// other types).
+#[cfg(feature = "arrow")]
+fn utf8_dictionary(d: &Dictionary<'_>) -> bool {
+    use crate::bytes::utf8;
+    match d {
+        Dictionary::Values(Values::ByteArray(b)) => {
+            let (offsets, data) = b.as_ref().parts();
+            utf8::values_valid(offsets, data)
+        }
+        Dictionary::Values(_) => true,
+        Dictionary::Bytes { page, starts } => utf8::prefixed_values_valid(starts, page),
     }
 }
 

@@ -151,6 +151,10 @@ pub(crate) struct PageStream<'a> {
     rows_read: u64,
     /// The rows of the last data page, when the offset index placed it.
     last_rows: Option<Range<u64>>,
+    /// The ordinal of the last data page, for the errors of its values written out later
+    /// (a string that is not UTF-8: the `arrow` feature's check).
+    #[cfg(feature = "arrow")]
+    last_page: usize,
     decoder: PageDecoder<'a>,
     limits: Limits,
     /// File bytes of a `Read + Seek` source from `buf_at`, reused.
@@ -176,6 +180,8 @@ impl<'a> PageStream<'a> {
             values_read: 0,
             rows_read: 0,
             last_rows: None,
+            #[cfg(feature = "arrow")]
+            last_page: 0,
             decoder,
             limits,
             buf: Vec::new(),
@@ -233,6 +239,10 @@ impl<'a> PageStream<'a> {
                 .one_page(page, out)
                 .map_err(|e| e.in_page(ordinal).at_offset(at))?;
             if matches!(info.kind, PageKind::DataV1 | PageKind::DataV2) && info.num_values > 0 {
+                #[cfg(feature = "arrow")]
+                {
+                    self.last_page = ordinal;
+                }
                 return Ok(Some(info));
             }
         }
@@ -415,6 +425,14 @@ impl<'a> ColumnChunkReader<'a> {
         &self.column
     }
 
+    /// Checks that every BYTE_ARRAY value read is valid UTF-8 (see
+    /// [`PageDecoder::check_utf8`]); set before the first page.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn check_utf8(mut self, check: bool) -> Self {
+        self.stream.decoder.check_utf8(check);
+        self
+    }
+
     /// The next at most `max_values` level positions (nulls included), or `None` at the end of
     /// the chunk. A batch never spans pages; buffers are reused from page to page.
     ///
@@ -571,6 +589,8 @@ impl<'a> ColumnChunkReader<'a> {
     pub(crate) fn gather_deferred(&mut self, range: Range<usize>, out: &mut Values) -> Result<()> {
         if self.stream.decoder.deferred_plain().is_some() {
             let r = self.stream.decoder.gather_plain(range, out);
+            #[cfg(feature = "arrow")]
+            let r = r.map_err(|e| e.in_page(self.stream.last_page));
             return r.map_err(|e| self.locate(e));
         }
         let d = &self.stream.decoder;

@@ -23,8 +23,9 @@ use crate::limits::Limits;
 use crate::record::Value;
 use crate::values::ValuesRef;
 
-/// The limits of both paths: small enough that no input can claim much memory.
-fn limits() -> Limits {
+/// The limits of both paths (and of the `arrow` target's reads): small enough that no input
+/// can claim much memory.
+pub(crate) fn limits() -> Limits {
     Limits::default()
         .max_metadata_bytes(1 << 20)
         .max_page_bytes(1 << 20)

@@ -701,6 +701,8 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             spare: Vec::new(),
             failed: false,
             stats: ScanStats::default(),
+            #[cfg(feature = "arrow")]
+            utf8: Vec::new(),
         })
     }
 }
@@ -897,6 +899,10 @@ pub struct Scan<'f, 'a> {
     /// Matching rows still to skip (offset) and to hand out (limit), with a predicate.
     skip: u64,
     take: u64,
+    /// The output columns whose BYTE_ARRAY values are checked to be UTF-8
+    /// ([`Scan::check_utf8`]).
+    #[cfg(feature = "arrow")]
+    utf8: Vec<usize>,
 }
 
 /// The row group being scanned.
@@ -921,6 +927,22 @@ impl<'f, 'a> Scan<'f, 'a> {
             s.pages_read += open.cursors.iter().map(|c| c.pages).sum::<usize>();
         }
         s
+    }
+
+    /// Checks that every BYTE_ARRAY value of the output `columns` (indices into
+    /// [`Scan::schema`]'s columns) is valid UTF-8, each on its own, as their pages are read
+    /// (see [`PageDecoder::check_utf8`](crate::page::decode::PageDecoder::check_utf8)): a
+    /// batch of those columns then holds valid UTF-8 only, which the Arrow reader relies on.
+    /// Before the first batch only (an error after it).
+    #[cfg(feature = "arrow")]
+    pub(crate) fn check_utf8(&mut self, columns: Vec<usize>) -> Result<()> {
+        if self.open.is_some() || self.stats.row_groups > 0 || self.failed {
+            return Err(Error::invalid_argument(
+                "UTF-8 checks chosen after the scan started",
+            ));
+        }
+        self.utf8 = columns;
+        Ok(())
     }
 
     /// The records of the rest of the scan, assembled batch by batch.
@@ -961,6 +983,9 @@ impl<'f, 'a> Scan<'f, 'a> {
             let reader = b
                 .file
                 .chunk_reader_walk(plan.row_group, leaf, located, walk)?;
+            // `cursors.len()`: this column's place in the output.
+            #[cfg(feature = "arrow")]
+            let reader = reader.check_utf8(self.utf8.contains(&cursors.len()));
             cursors.push(match spare.next() {
                 Some((buffers, buf)) => Cursor::with_buffers(reader.with_buffers(buffers), buf),
                 None => Cursor::new(reader),
