@@ -557,6 +557,15 @@ impl<'a> ColumnChunkReader<'a> {
         }
     }
 
+    /// With `on`, the PLAIN fixed-width values of SNAPPY pages that
+    /// [`ColumnChunkReader::append_page_deferred`] leaves encoded are decompressed only as
+    /// far as [`ColumnChunkReader::gather_deferred`] takes them (a source in memory; see
+    /// `PageDecoder::lazy_plain`): for a column read at a few rows of each page.
+    pub(crate) fn lazy_values(mut self, on: bool) -> Self {
+        self.stream.decoder.lazy_plain(on);
+        self
+    }
+
     /// How many values the last page [`ColumnChunkReader::append_page_deferred`] read left
     /// as dictionary indices or PLAIN values; `None` when it decoded them.
     pub(crate) fn deferred_values(&self) -> Option<usize> {

@@ -946,7 +946,7 @@ impl<'f, 'a> Scan<'f, 'a> {
         // The last row group's buffers, column by column (the same leaves in the same order):
         // a scan of many row groups allocates (and has the system map) them once.
         let mut spare = core::mem::take(&mut self.spare).into_iter();
-        for &leaf in &self.leaves {
+        for (i, &leaf) in self.leaves.iter().enumerate() {
             let key = (plan.row_group, leaf);
             let index = match self.kept_indexes.iter().position(|(k, _)| *k == key) {
                 Some(at) => Some(self.kept_indexes.swap_remove(at).1),
@@ -957,7 +957,11 @@ impl<'f, 'a> Scan<'f, 'a> {
                 self.stats.indexed_chunks += 1;
                 self.stats.index_pages += walk.index_pages();
             }
+            // A column the predicate does not read is read at the rows it keeps: its pages
+            // are decompressed as far as those rows reach.
+            let lazy = b.predicate.is_some() && !self.slots.contains(&i);
             let reader = b.file.chunk_reader_walk(plan.row_group, leaf, walk)?;
+            let reader = reader.lazy_values(lazy);
             cursors.push(match spare.next() {
                 Some((buffers, buf)) => Cursor::with_buffers(reader.with_buffers(buffers), buf),
                 None => Cursor::new(reader),
