@@ -136,6 +136,11 @@ impl Prefix {
         })
     }
 
+    /// The stream's declared size.
+    pub(crate) fn total(&self) -> usize {
+        self.total
+    }
+
     /// The bytes decoded so far: the start of `out`.
     pub(crate) fn len(&self) -> usize {
         self.written

@@ -577,9 +577,18 @@ impl<'a> ColumnChunkReader<'a> {
     /// Appends the values `range` of the last page's deferred values (see
     /// [`ColumnChunkReader::deferred_values`]) to `out`: decoded from the PLAIN section, or
     /// gathered from the dictionary.
-    pub(crate) fn gather_deferred(&mut self, range: Range<usize>, out: &mut Values) -> Result<()> {
+    ///
+    /// `reach` is how far into the page's values the caller's gathers of this call go (at
+    /// least `range.end`): a page decompressed lazily is decompressed whole, by the faster
+    /// whole-stream decoder, when they reach far into it.
+    pub(crate) fn gather_deferred(
+        &mut self,
+        range: Range<usize>,
+        reach: usize,
+        out: &mut Values,
+    ) -> Result<()> {
         if self.stream.decoder.deferred_plain().is_some() {
-            let r = self.stream.decoder.gather_plain(range, out);
+            let r = self.stream.decoder.gather_plain(range, reach, out);
             return r.map_err(|e| self.locate(e));
         }
         let d = &self.stream.decoder;

@@ -1363,6 +1363,8 @@ struct Cursor<'f> {
     value: usize,
     /// Rows that start before `level` (the row `level` starts, when it starts one).
     row: u64,
+    /// The end of the rows the current [`Cursor::rows`] call takes.
+    reach: u64,
     pages: usize,
 }
 
@@ -1378,6 +1380,7 @@ impl<'f> Cursor<'f> {
             level: 0,
             value: 0,
             row: 0,
+            reach: 0,
             pages: 0,
         }
     }
@@ -1408,6 +1411,7 @@ impl<'f> Cursor<'f> {
     /// The levels and values of `rows` (ascending row ordinals of the row group).
     fn rows(&mut self, rows: &[Range<u64>]) -> Result<LeafData> {
         let mut out = self.reader.new_leaf_data();
+        self.reach = rows.last().map_or(0, |r| r.end);
         if self.max_rep == 0 {
             // A flat column has one level position per row: its batch is sized once (not
             // grown page piece by page piece), up to a bound the row counts cannot raise.
@@ -1555,7 +1559,17 @@ impl<'f> Cursor<'f> {
             let v_end = (self.value + values).min(self.values_len());
             let v_range = self.value.min(v_end)..v_end;
             if self.deferred.is_some() {
-                self.reader.gather_deferred(v_range, &mut out.values)?;
+                // How far into the page's values this call's rows go (past this range when
+                // later ranges are in the page too): a flat column's rows are its positions.
+                let reach = match self.max_rep {
+                    0 => {
+                        let n = (self.reach.saturating_sub(self.row) as usize).min(len - from);
+                        self.value + self.count_values(from, from + n)
+                    }
+                    _ => self.values_len(),
+                };
+                self.reader
+                    .gather_deferred(v_range, reach, &mut out.values)?;
             } else {
                 out.values
                     .extend_from(self.buf.values.as_ref().slice_or_empty(v_range));
