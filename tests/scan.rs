@@ -724,6 +724,30 @@ fn batches_are_the_same_on_one_thread_and_several() {
     }
 }
 
+/// Row `i` of the PLAIN-page tests: `id` (i * 3 - 7), `x` (nulls), `y` (runs of nulls that
+/// span pages), `f` (FIXED_LEN_BYTE_ARRAY(3), nulls), `b`.
+fn plain_row(i: usize) -> Vec<Value> {
+    vec![
+        Value::Int64(i as i64 * 3 - 7),
+        if i % 3 == 0 {
+            Value::Null
+        } else {
+            Value::Double(i as f64 * 0.5)
+        },
+        if (i / 40) % 2 == 0 {
+            Value::Null // runs of nulls that span pages
+        } else {
+            Value::Int32(i as i32)
+        },
+        if i % 5 == 1 {
+            Value::Null
+        } else {
+            Value::Bytes(vec![i as u8, (i >> 8) as u8, 7])
+        },
+        Value::Boolean(i % 7 == 0),
+    ]
+}
+
 #[test]
 fn plain_pages_give_the_rows_selected_at_page_edges_and_between() {
     use parket::compression::Codec;
@@ -736,29 +760,7 @@ fn plain_pages_give_the_rows_selected_at_page_edges_and_between() {
     )
     .unwrap();
     let n = 1000usize;
-    let records: Vec<Value> = (0..n)
-        .map(|i| {
-            Value::Group(vec![
-                Value::Int64(i as i64 * 3 - 7),
-                if i % 3 == 0 {
-                    Value::Null
-                } else {
-                    Value::Double(i as f64 * 0.5)
-                },
-                if (i / 40) % 2 == 0 {
-                    Value::Null // runs of nulls that span pages
-                } else {
-                    Value::Int32(i as i32)
-                },
-                if i % 5 == 1 {
-                    Value::Null
-                } else {
-                    Value::Bytes(vec![i as u8, (i >> 8) as u8, 7])
-                },
-                Value::Boolean(i % 7 == 0),
-            ])
-        })
-        .collect();
+    let records: Vec<Value> = (0..n).map(|i| Value::Group(plain_row(i))).collect();
     for codec in [Codec::Uncompressed, Codec::Snappy] {
         for version in [PageVersion::V1, PageVersion::V2] {
             let mut options = WriteOptions::default()
@@ -825,27 +827,10 @@ fn columns_outside_the_predicate_decompress_as_far_as_the_rows_kept() {
     let n = 1000usize;
     let records: Vec<Value> = (0..n)
         .map(|i| {
-            Value::Group(vec![
-                Value::Int64(i as i64 * 3 - 7),
-                if i % 3 == 0 {
-                    Value::Null
-                } else {
-                    Value::Double(i as f64 * 0.5)
-                },
-                if (i / 40) % 2 == 0 {
-                    Value::Null // runs of nulls that span pages
-                } else {
-                    Value::Int32(i as i32)
-                },
-                if i % 5 == 1 {
-                    Value::Null
-                } else {
-                    Value::Bytes(vec![i as u8, (i >> 8) as u8, 7])
-                },
-                Value::Boolean(i % 7 == 0),
-                // Runs and repeats: Snappy copies, overlapping ones among them.
-                Value::Int64(((i / 9) % 4) as i64),
-            ])
+            let mut row = plain_row(i);
+            // Runs and repeats: Snappy copies, overlapping ones among them.
+            row.push(Value::Int64(((i / 9) % 4) as i64));
+            Value::Group(row)
         })
         .collect();
     let id = |row: usize| row as i64 * 3 - 7;
