@@ -441,6 +441,21 @@ impl<'a> PageDecoder<'a> {
         self.lazy = on;
     }
 
+    /// Before the next data page: when the last page decompressed lazily was decompressed
+    /// past [`LAZY_WHOLE`] of it in the end, the chunk's gathers reach far into its pages
+    /// (many rows kept, or rows all over each page), and its next pages are decompressed
+    /// whole, by `snap`, which costs less than parket's prefix decoder on most of a page. A
+    /// chunk read at a row or two keeps decompressing lazily.
+    fn end_lazy_page(&mut self) {
+        #[cfg(feature = "snappy")]
+        if let Some((PlainSection::Lazy { prefix, .. }, _)) = &self.plain {
+            let far = prefix.len().saturating_mul(LAZY_WHOLE.1);
+            if far >= prefix.total().saturating_mul(LAZY_WHOLE.0) {
+                self.lazy = false;
+            }
+        }
+    }
+
     /// The width of the values of a page [`PageDecoder::lazy_plain`] decompresses lazily.
     #[cfg(feature = "snappy")]
     fn lazy_width(
@@ -961,6 +976,7 @@ impl<'a> PageDecoder<'a> {
         self.check_out(out)?;
         self.seen_data = true;
         self.deferred = false;
+        self.end_lazy_page();
         self.plain = None;
         self.pending.clear();
         let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
@@ -1063,6 +1079,7 @@ impl<'a> PageDecoder<'a> {
         self.check_out(out)?;
         self.seen_data = true;
         self.deferred = false;
+        self.end_lazy_page();
         self.plain = None;
         self.pending.clear();
         let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
