@@ -61,6 +61,8 @@ mod lz4;
 pub mod lzo;
 #[cfg(feature = "snappy")]
 mod snappy;
+#[cfg(feature = "snappy")]
+pub(crate) use snappy::Prefix as SnappyPrefix;
 #[cfg(any(feature = "zstd", feature = "zstd-pure"))]
 mod zstd;
 
@@ -626,4 +628,33 @@ pub fn fuzz_decompress(data: &[u8]) {
         Err(_) => assert_eq!(out, [0xAA], "{codec}: output changed on error"),
     }
     assert_eq!(out[0], 0xAA, "{codec}: earlier output overwritten");
+    // SNAPPY: parket's prefix decoder gives the first bytes of what `snap` gives, from a
+    // prefix length `a` picks, then the rest; it fails only where `snap` does.
+    #[cfg(feature = "snappy")]
+    if codec == CompressionCodec::Snappy {
+        let whole = (out.len() == 1 + size).then(|| &out[1..]);
+        let mut part = alloc::vec::Vec::new();
+        let Ok(mut p) = SnappyPrefix::new(input, size, &mut part) else {
+            assert!(
+                whole.is_none(),
+                "SNAPPY: prefix decoder rejects a valid header"
+            );
+            return;
+        };
+        let first = p.extend(
+            input,
+            &mut part,
+            (usize::from(*a) * 37).min(size.saturating_sub(1)),
+        );
+        let rest = first.and_then(|()| p.extend(input, &mut part, size));
+        match (rest, whole) {
+            (Ok(()), Some(w)) => assert_eq!(&part[..p.len()], w, "SNAPPY: prefix decoder differs"),
+            (Err(e), Some(_)) => panic!("SNAPPY: prefix decoder fails where snap does not: {e}"),
+            // Past the declared size a prefix decoder reads nothing: trailing elements that
+            // `snap` rejects go unseen.
+            (Ok(()), None) => assert_eq!(p.len(), size),
+            (Err(_), None) => {}
+        }
+        assert!(p.len() <= size && part.len() <= size);
+    }
 }

@@ -637,6 +637,74 @@ fn gzip_reference_vectors() {
 
 #[cfg(feature = "snappy")]
 #[test]
+fn snappy_prefix_hand_worked() {
+    // The module doc's stream: literal "a", then a copy of 9 at offset 1 (overlapping).
+    let s = [0x0a, 0x00, 0x61, 0x15, 0x01];
+    let mut out = vec![7; 3];
+    let mut p = SnappyPrefix::new(&s, 10, &mut out).unwrap();
+    assert!(out.is_empty());
+    p.extend(&s, &mut out, 1).unwrap();
+    assert_eq!(&out[..p.len()], b"a"); // the literal alone reaches 1 byte
+    p.extend(&s, &mut out, 2).unwrap();
+    assert_eq!(&out[..p.len()], b"aaaaaaaaaa");
+    p.extend(&s, &mut out, 100).unwrap();
+    assert_eq!(&out[..p.len()], b"aaaaaaaaaa");
+    // Offset 0, an offset past the bytes written, a copy past the declared size.
+    for bad in [
+        &[0x0a, 0x00, 0x61, 0x15, 0x00][..],
+        &[0x0a, 0x00, 0x61, 0x15, 0x02],
+        &[0x05, 0x00, 0x61, 0x15, 0x01],
+        &[0x0a, 0x00, 0x61], // ends early
+        &[0x0a, 0x04, 0x61], // a literal longer than the input
+    ] {
+        let declared = usize::from(bad[0]);
+        let mut out = Vec::new();
+        let r = SnappyPrefix::new(bad, declared, &mut out).and_then(|mut p| {
+            p.extend(bad, &mut out, 2)
+                .and_then(|()| p.extend(bad, &mut out, declared))
+        });
+        assert!(r.is_err(), "{bad:?}");
+    }
+}
+
+#[cfg(feature = "snappy")]
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// parket's prefix decoder against `snap`: every prefix it stops at is the start of
+    /// `snap`'s output, and going on to the end gives all of it; from arbitrary cut points,
+    /// on streams with long matches, overlapping copies, literals of every length form.
+    #[test]
+    fn snappy_prefix_matches_snap(
+        pieces in proptest::collection::vec((0usize..5, 1usize..5000), 0..30),
+        cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..6),
+    ) {
+        let pats: [&[u8]; 4] = [b"a", b"xyz", b"parquet page ", b"\x00\x01\x02\x03\x04\x05\x06"];
+        let mut data = Vec::new();
+        for (p, n) in pieces {
+            match pats.get(p) {
+                Some(pat) => data.extend((0..n).map(|k| pat[k % pat.len()])),
+                None => data.extend_from_slice(&lcg(n, n as u64)),
+            }
+        }
+        let mut c = Vec::new();
+        compress(Codec::Snappy, &data, &mut c).unwrap();
+        let mut out = Vec::new();
+        let mut p = SnappyPrefix::new(&c, data.len(), &mut out).unwrap();
+        let mut wants: Vec<usize> = cuts.iter().map(|i| i.index(data.len() + 1)).collect();
+        wants.sort_unstable();
+        for want in wants {
+            p.extend(&c, &mut out, want).unwrap();
+            prop_assert!(p.len() >= want);
+            prop_assert_eq!(&out[..p.len()], &data[..p.len()]);
+        }
+        p.extend(&c, &mut out, data.len()).unwrap();
+        prop_assert_eq!(&out[..p.len()], &data[..]);
+    }
+}
+
+#[cfg(feature = "snappy")]
+#[test]
 fn snappy_hand_worked() {
     // The module doc's stream: length 10, literal "a", copy-1 of length 9 at offset 1.
     let mut out = Vec::new();

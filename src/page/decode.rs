@@ -231,6 +231,9 @@ pub struct PageDecoder<'a> {
     /// the last data page's are when they were: its values section and how many values.
     defer_plain: bool,
     plain: Option<(PlainSection<'a>, usize)>,
+    /// Decompress deferred PLAIN values only as far as they are gathered (see
+    /// [`PageDecoder::lazy_plain`]).
+    lazy: bool,
     /// The cursor over the last data page's BYTE_ARRAY values when they were left encoded.
     pending: PendingBytes,
     /// Check that every BYTE_ARRAY value handed out is valid UTF-8 (see
@@ -245,7 +248,23 @@ pub struct PageDecoder<'a> {
 enum PlainSection<'a> {
     Scratch(core::ops::Range<usize>),
     Lasting(&'a [u8]),
+    /// SNAPPY values decompressed into `scratch` as far as the gathers have asked
+    /// ([`PageDecoder::lazy_plain`]): `input` is the compressed section, the values start at
+    /// `start` in the decompressed bytes.
+    #[cfg(feature = "snappy")]
+    Lazy {
+        input: &'a [u8],
+        prefix: crate::compression::SnappyPrefix,
+        start: usize,
+    },
 }
+
+/// A page decompressed lazily ([`PageDecoder::lazy_plain`]) whose gathers reach this
+/// fraction of it (numerator, denominator) is decompressed whole at once: parket's prefix
+/// decoder takes about 2.5 times `snap`'s instructions per byte on such pages (the lookup
+/// file's `value` pages: Snappy elements of 4 to 16 bytes), so a part under 2/5 is cheaper.
+#[cfg(feature = "snappy")]
+const LAZY_WHOLE: (usize, usize) = (2, 5);
 
 /// The smallest BYTE_ARRAY dictionary page kept in place ([`Dictionary::Bytes`]).
 const IN_PLACE_BYTES: usize = 1024;
@@ -394,6 +413,7 @@ impl<'a> PageDecoder<'a> {
             deferred: false,
             defer_plain: false,
             plain: None,
+            lazy: false,
             pending: PendingBytes::default(),
             #[cfg(feature = "arrow")]
             utf8: false,
@@ -447,6 +467,114 @@ impl<'a> PageDecoder<'a> {
         self.defer_plain = defer && variant::DEFERS;
     }
 
+    /// With `on` (and [`PageDecoder::defer_plain`]), the PLAIN fixed-width values of a
+    /// SNAPPY page whose body outlives the decoder (flat columns: no repetition levels; V1
+    /// definition levels in RLE) are decompressed only as far as
+    /// [`PageDecoder::gather_plain`] asks: a scan taking a few rows near a page's start
+    /// decompresses those, not the page (Snappy's output is sequential). The body's CRC is
+    /// still checked whole; a corrupt stream past the bytes gathered goes unseen. For the
+    /// columns a scan reads only at the rows its predicate kept.
+    pub(crate) fn lazy_plain(&mut self, on: bool) {
+        self.lazy = on;
+    }
+
+    /// Before the next data page: when the last page decompressed lazily was decompressed
+    /// past [`LAZY_WHOLE`] of it in the end, the chunk's gathers reach far into its pages
+    /// (many rows kept, or rows all over each page), and its next pages are decompressed
+    /// whole, by `snap`, which costs less than parket's prefix decoder on most of a page. A
+    /// chunk read at a row or two keeps decompressing lazily.
+    fn end_lazy_page(&mut self) {
+        #[cfg(feature = "snappy")]
+        if let Some((PlainSection::Lazy { prefix, .. }, _)) = &self.plain {
+            let far = prefix.len().saturating_mul(LAZY_WHOLE.1);
+            if far >= prefix.total().saturating_mul(LAZY_WHOLE.0) {
+                self.lazy = false;
+            }
+        }
+    }
+
+    /// The width of the values of a page [`PageDecoder::lazy_plain`] decompresses lazily.
+    #[cfg(feature = "snappy")]
+    fn lazy_width(
+        &self,
+        encoding: Encoding,
+        codec: CompressionCodec,
+        out: &Values,
+    ) -> Option<usize> {
+        let on = self.lazy && self.defer_plain && encoding == Encoding::Plain;
+        let on = on && codec == CompressionCodec::Snappy;
+        on.then(|| plain_width(out)).flatten().filter(|&w| w > 0)
+    }
+
+    /// A V1 page of [`PageDecoder::lazy_plain`]: its levels decompressed and decoded, its
+    /// values left compressed. `None` when it is not such a page.
+    #[cfg(feature = "snappy")]
+    fn lazy_v1(
+        &mut self,
+        h: &DataPageHeader,
+        uncompressed: usize,
+        lasting: Option<&'a [u8]>,
+        out: &mut LeafData,
+        n: usize,
+    ) -> Result<Option<PageInfo>> {
+        let col = self.column;
+        let (Some(width), Some(input)) = (
+            self.lazy_width(h.encoding, self.codec, &out.values),
+            lasting,
+        ) else {
+            return Ok(None);
+        };
+        if col.max_rep_level > 0
+            || (col.max_def_level > 0 && h.definition_level_encoding != Encoding::Rle)
+        {
+            return Ok(None);
+        }
+        self.limits.check_page_bytes(uncompressed as u64)?;
+        let scratch = &mut self.scratch;
+        let mut prefix = crate::compression::SnappyPrefix::new(input, uncompressed, scratch)
+            .map_err(without_offset)?;
+        let mut pos = 0;
+        let mut def_counts = LevelCounts::default();
+        if col.max_def_level > 0 {
+            // RLE levels: a 4-byte length, then that many bytes.
+            prefix.extend(input, scratch, 4).map_err(without_offset)?;
+            let len = match scratch.get(..4.min(prefix.len())) {
+                Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]) as usize,
+                _ => 0,
+            };
+            prefix
+                .extend(input, scratch, len.saturating_add(4))
+                .map_err(without_offset)?;
+            let max = col.max_def_level;
+            let levels = scratch.get(..prefix.len()).unwrap_or(&[]);
+            let (used, counts) = v1_levels(Encoding::Rle, levels, max, n, max, &mut out.def_levels)
+                .map_err(without_offset)?;
+            pos = used;
+            def_counts = counts;
+        }
+        let (non_null, rows) = level_counts(&col, n, def_counts, LevelCounts::default())?;
+        let room = uncompressed.saturating_sub(pos);
+        if non_null.checked_mul(width).is_none_or(|len| len > room) {
+            return Err(Error::truncated(
+                "PLAIN values",
+                non_null.saturating_mul(width) as u64,
+                room as u64,
+            ));
+        }
+        let section = PlainSection::Lazy {
+            input,
+            prefix,
+            start: pos,
+        };
+        self.plain = Some((section, non_null));
+        Ok(Some(PageInfo {
+            kind: PageKind::DataV1,
+            num_values: n,
+            num_non_null: non_null,
+            num_rows: rows,
+        }))
+    }
+
     /// How many values the last data page left encoded (see [`PageDecoder::defer_plain`]).
     pub(crate) fn deferred_plain(&self) -> Option<usize> {
         self.plain.as_ref().map(|(_, n)| *n)
@@ -455,17 +583,45 @@ impl<'a> PageDecoder<'a> {
     /// Appends the values `range` of the last data page's deferred values (see
     /// [`PageDecoder::defer_plain`]) to `out`. BYTE_ARRAY ranges are taken in order (one
     /// before the last taken starts the page again).
+    /// A lazily decompressed page ([`PageDecoder::lazy_plain`]) is decompressed as far as
+    /// `range` ends, or whole when nothing of it is yet and the caller's gathers `reach`
+    /// (a value ordinal) into its last [`LAZY_WHOLE`] part: `snap`, the faster decoder on
+    /// whole streams, then pays less than parket's prefix decoder on the part.
     pub(crate) fn gather_plain(
         &mut self,
         range: core::ops::Range<usize>,
+        reach: usize,
         out: &mut Values,
     ) -> Result<()> {
-        let Some((section, n)) = &self.plain else {
+        let Some((section, n)) = &mut self.plain else {
             return Err(Error::invalid_argument("no deferred PLAIN values"));
         };
+        #[cfg(feature = "snappy")]
+        if let PlainSection::Lazy {
+            input,
+            prefix,
+            start,
+        } = section
+        {
+            // Checked when the page was read: `n` values of this width fit the section.
+            let width = plain_width(out).unwrap_or(0);
+            let mut want = *start + range.end.min(*n) * width;
+            let reach = *start + reach.max(range.end).min(*n) * width;
+            let whole = prefix.total().saturating_mul(LAZY_WHOLE.0);
+            if prefix.len() == 0 && reach.saturating_mul(LAZY_WHOLE.1) >= whole {
+                want = usize::MAX;
+            }
+            prefix
+                .extend(input, &mut self.scratch, want)
+                .map_err(without_offset)?;
+        }
         let bytes = match section {
             PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),
             PlainSection::Lasting(b) => b,
+            #[cfg(feature = "snappy")]
+            PlainSection::Lazy { start, prefix, .. } => {
+                self.scratch.get(*start..prefix.len()).unwrap_or(&[])
+            }
         };
         #[cfg(feature = "arrow")]
         let first = out.len();
@@ -520,6 +676,8 @@ impl<'a> PageDecoder<'a> {
             let input = match &section {
                 PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),
                 PlainSection::Lasting(b) => b,
+                #[cfg(feature = "snappy")]
+                PlainSection::Lazy { .. } => &[],
             };
             self.pending
                 .load(encoding, input, n, self.limits.page_bytes)?;
@@ -875,10 +1033,15 @@ impl<'a> PageDecoder<'a> {
         self.check_out(out)?;
         self.seen_data = true;
         self.deferred = false;
+        self.end_lazy_page();
         self.plain = None;
         self.pending.clear();
         let n = non_negative(h.num_values, "DATA_PAGE num_values")?;
         self.limits.check_values_per_page(n as u64)?;
+        #[cfg(feature = "snappy")]
+        if let Some(info) = self.lazy_v1(h, uncompressed, lasting, out, n)? {
+            return Ok(info);
+        }
         let col = self.column;
         let (data, decompressed) = section(
             self.codec,
@@ -980,6 +1143,7 @@ impl<'a> PageDecoder<'a> {
         self.check_out(out)?;
         self.seen_data = true;
         self.deferred = false;
+        self.end_lazy_page();
         self.plain = None;
         self.pending.clear();
         let n = non_negative(h.num_values, "DATA_PAGE_V2 num_values")?;
@@ -1051,6 +1215,31 @@ impl<'a> PageDecoder<'a> {
                 uncompressed as i64,
             ));
         };
+        #[cfg(feature = "snappy")]
+        if let (Some(width), Some(b)) = (self.lazy_width(h.encoding, codec, &out.values), lasting) {
+            let fits = non_null
+                .checked_mul(width)
+                .is_some_and(|len| len <= values_size);
+            if fits {
+                let input = b.get(levels_len..).unwrap_or(&[]);
+                self.limits.check_page_bytes(values_size as u64)?;
+                let prefix =
+                    crate::compression::SnappyPrefix::new(input, values_size, &mut self.scratch)
+                        .map_err(without_offset)?;
+                let section = PlainSection::Lazy {
+                    input,
+                    prefix,
+                    start: 0,
+                };
+                self.plain = Some((section, non_null));
+                return Ok(PageInfo {
+                    kind: PageKind::DataV2,
+                    num_values: n,
+                    num_non_null: non_null,
+                    num_rows: rows,
+                });
+            }
+        }
         let (data, decompressed) = section(
             codec,
             values_in,

@@ -575,6 +575,15 @@ impl<'a> ColumnChunkReader<'a> {
         }
     }
 
+    /// With `on`, the PLAIN fixed-width values of SNAPPY pages that
+    /// [`ColumnChunkReader::append_page_deferred`] leaves encoded are decompressed only as
+    /// far as [`ColumnChunkReader::gather_deferred`] takes them (a source in memory; see
+    /// `PageDecoder::lazy_plain`): for a column read at a few rows of each page.
+    pub(crate) fn lazy_values(mut self, on: bool) -> Self {
+        self.stream.decoder.lazy_plain(on);
+        self
+    }
+
     /// How many values the last page [`ColumnChunkReader::append_page_deferred`] read left
     /// as dictionary indices or PLAIN values; `None` when it decoded them.
     pub(crate) fn deferred_values(&self) -> Option<usize> {
@@ -586,9 +595,18 @@ impl<'a> ColumnChunkReader<'a> {
     /// Appends the values `range` of the last page's deferred values (see
     /// [`ColumnChunkReader::deferred_values`]) to `out`: decoded from the PLAIN section, or
     /// gathered from the dictionary.
-    pub(crate) fn gather_deferred(&mut self, range: Range<usize>, out: &mut Values) -> Result<()> {
+    ///
+    /// `reach` is how far into the page's values the caller's gathers of this call go (at
+    /// least `range.end`): a page decompressed lazily is decompressed whole, by the faster
+    /// whole-stream decoder, when they reach far into it.
+    pub(crate) fn gather_deferred(
+        &mut self,
+        range: Range<usize>,
+        reach: usize,
+        out: &mut Values,
+    ) -> Result<()> {
         if self.stream.decoder.deferred_plain().is_some() {
-            let r = self.stream.decoder.gather_plain(range, out);
+            let r = self.stream.decoder.gather_plain(range, reach, out);
             #[cfg(feature = "arrow")]
             let r = r.map_err(|e| e.in_page(self.stream.last_page));
             return r.map_err(|e| self.locate(e));

@@ -968,7 +968,7 @@ impl<'f, 'a> Scan<'f, 'a> {
         // The last row group's buffers, column by column (the same leaves in the same order):
         // a scan of many row groups allocates (and has the system map) them once.
         let mut spare = core::mem::take(&mut self.spare).into_iter();
-        for &leaf in &self.leaves {
+        for (i, &leaf) in self.leaves.iter().enumerate() {
             let key = (plan.row_group, leaf);
             let index = match self.kept_indexes.iter().position(|(k, _)| *k == key) {
                 Some(at) => Some(self.kept_indexes.swap_remove(at).1),
@@ -979,10 +979,14 @@ impl<'f, 'a> Scan<'f, 'a> {
                 self.stats.indexed_chunks += 1;
                 self.stats.index_pages += walk.index_pages();
             }
+            // A column the predicate does not read is read at the rows it keeps: its pages
+            // are decompressed as far as those rows reach.
+            let lazy = b.predicate.is_some() && !self.slots.contains(&i);
             let located = b.file.locate_chunk(plan.row_group, leaf)?;
             let reader = b
                 .file
-                .chunk_reader_walk(plan.row_group, leaf, located, walk)?;
+                .chunk_reader_walk(plan.row_group, leaf, located, walk)?
+                .lazy_values(lazy);
             // `cursors.len()`: this column's place in the output.
             #[cfg(feature = "arrow")]
             let reader = reader.check_utf8(self.utf8.contains(&cursors.len()));
@@ -1387,6 +1391,8 @@ struct Cursor<'f> {
     value: usize,
     /// Rows that start before `level` (the row `level` starts, when it starts one).
     row: u64,
+    /// The end of the rows the current [`Cursor::rows`] call takes.
+    reach: u64,
     pages: usize,
 }
 
@@ -1402,6 +1408,7 @@ impl<'f> Cursor<'f> {
             level: 0,
             value: 0,
             row: 0,
+            reach: 0,
             pages: 0,
         }
     }
@@ -1432,6 +1439,7 @@ impl<'f> Cursor<'f> {
     /// The levels and values of `rows` (ascending row ordinals of the row group).
     fn rows(&mut self, rows: &[Range<u64>]) -> Result<LeafData> {
         let mut out = self.reader.new_leaf_data();
+        self.reach = rows.last().map_or(0, |r| r.end);
         if self.max_rep == 0 {
             // A flat column has one level position per row: its batch is sized once (not
             // grown page piece by page piece), up to a bound the row counts cannot raise.
@@ -1579,7 +1587,17 @@ impl<'f> Cursor<'f> {
             let v_end = (self.value + values).min(self.values_len());
             let v_range = self.value.min(v_end)..v_end;
             if self.deferred.is_some() {
-                self.reader.gather_deferred(v_range, &mut out.values)?;
+                // How far into the page's values this call's rows go (past this range when
+                // later ranges are in the page too): a flat column's rows are its positions.
+                let reach = match self.max_rep {
+                    0 => {
+                        let n = (self.reach.saturating_sub(self.row) as usize).min(len - from);
+                        self.value + self.count_values(from, from + n)
+                    }
+                    _ => self.values_len(),
+                };
+                self.reader
+                    .gather_deferred(v_range, reach, &mut out.values)?;
             } else {
                 out.values
                     .extend_from(self.buf.values.as_ref().slice_or_empty(v_range));
