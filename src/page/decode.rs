@@ -485,7 +485,8 @@ impl<'a> PageDecoder<'a> {
     /// chunk read at a row or two keeps decompressing lazily.
     fn end_lazy_page(&mut self) {
         #[cfg(feature = "snappy")]
-        if let Some((PlainSection::Lazy { prefix, .. }, _)) = &self.plain {
+        if let (true, Some((PlainSection::Lazy { prefix, .. }, _))) = (variant::DEFERS, &self.plain)
+        {
             let far = prefix.len().saturating_mul(LAZY_WHOLE.1);
             if far >= prefix.total().saturating_mul(LAZY_WHOLE.0) {
                 self.lazy = false;
@@ -501,7 +502,8 @@ impl<'a> PageDecoder<'a> {
         codec: CompressionCodec,
         out: &Values,
     ) -> Option<usize> {
-        let on = self.lazy && self.defer_plain && encoding == Encoding::Plain;
+        // Builds for size never defer, so never decompress lazily (less code).
+        let on = variant::DEFERS && self.lazy && self.defer_plain && encoding == Encoding::Plain;
         let on = on && codec == CompressionCodec::Snappy;
         on.then(|| plain_width(out)).flatten().filter(|&w| w > 0)
     }
@@ -597,11 +599,14 @@ impl<'a> PageDecoder<'a> {
             return Err(Error::invalid_argument("no deferred PLAIN values"));
         };
         #[cfg(feature = "snappy")]
-        if let PlainSection::Lazy {
-            input,
-            prefix,
-            start,
-        } = section
+        if let (
+            true,
+            PlainSection::Lazy {
+                input,
+                prefix,
+                start,
+            },
+        ) = (variant::DEFERS, &mut *section)
         {
             // Checked when the page was read: `n` values of this width fit the section.
             let width = plain_width(out).unwrap_or(0);
