@@ -589,6 +589,7 @@ impl<'a> PageDecoder<'a> {
     /// `range` ends, or whole when nothing of it is yet and the caller's gathers `reach`
     /// (a value ordinal) into its last [`LAZY_WHOLE`] part: `snap`, the faster decoder on
     /// whole streams, then pays less than parket's prefix decoder on the part.
+    #[cfg_attr(not(feature = "snappy"), allow(unused_variables))]
     pub(crate) fn gather_plain(
         &mut self,
         range: core::ops::Range<usize>,
