@@ -140,7 +140,12 @@ pub(crate) enum SourceRef<'r> {
 impl SourceRef<'_> {
     /// Steps `walk` to its next page, fetching what it asks for into `window` (file bytes from
     /// `*at`; unused over a byte slice, which is handed whole). `None` when the walk is done.
-    #[cfg_attr(not(feature = "std"), allow(unused_variables))]
+    // Without `std` the only source is a slice, handed whole: the window goes unused and the
+    // loop returns on its first round.
+    #[cfg_attr(
+        not(feature = "std"),
+        allow(unused_variables, clippy::ptr_arg, clippy::never_loop)
+    )]
     pub(crate) fn next_page(
         &self,
         walk: &mut walk::PageWalk,
