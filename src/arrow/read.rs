@@ -69,8 +69,6 @@ pub struct BatchReader<'f, 'a> {
     schema: SchemaRef,
     plans: Vec<Plan>,
     paths: Vec<String>,
-    /// Per column: whether its values become a string array, checked as UTF-8 by the scan.
-    utf8: Vec<bool>,
     failed: bool,
 }
 
@@ -104,23 +102,16 @@ impl<'f, 'a> BatchReader<'f, 'a> {
             .collect();
         // The string columns' values are checked as their pages are read (a dictionary's
         // entries once), so that their arrays need no check of Arrow's (see `unchecked`).
-        let mut text = Vec::new();
-        for p in &plans {
-            text_columns(p, &mut text);
-        }
         let mut utf8 = alloc::vec![false; paths.len()];
-        for &c in &text {
-            if let Some(u) = utf8.get_mut(c) {
-                *u = true;
-            }
+        for p in &plans {
+            text_columns(p, &mut utf8);
         }
-        scan.check_utf8(text)?;
+        scan.check_utf8(utf8)?;
         Ok(BatchReader {
             scan,
             schema: Arc::new(schema),
             plans,
             paths,
-            utf8,
             failed: false,
         })
     }
@@ -136,7 +127,7 @@ impl<'f, 'a> BatchReader<'f, 'a> {
         };
         let rows = usize::try_from(batch.num_rows())
             .map_err(|_| Error::out_of_range("rows in a batch", -1))?;
-        let mut leaves = Leaves::new(batch.columns, self.scan.schema(), &self.utf8);
+        let mut leaves = Leaves::new(batch.columns, self.scan.schema(), self.scan.checked_utf8());
         let mut columns = Vec::with_capacity(self.plans.len());
         for p in &self.plans {
             let a =
@@ -187,12 +178,15 @@ fn is_text(dt: &DataType) -> bool {
     ) || matches!(dt, DataType::Dictionary(_, v) if **v == DataType::Utf8)
 }
 
-/// The leaf columns under `p` whose values become string arrays.
-fn text_columns(p: &Plan, out: &mut Vec<usize>) {
+/// Marks in `out` (a flag per leaf column) the leaf columns under `p` whose values become
+/// string arrays.
+fn text_columns(p: &Plan, out: &mut [bool]) {
     match &p.kind {
         Kind::Leaf { column, conv } => {
             if !matches!(conv, Conv::BytesDecimal) && is_text(p.field.data_type()) {
-                out.push(*column);
+                if let Some(u) = out.get_mut(*column) {
+                    *u = true;
+                }
             }
         }
         Kind::Struct(children) => children.iter().for_each(|c| text_columns(c, out)),
@@ -207,7 +201,7 @@ struct Leaves<'u> {
     values: Vec<Option<Values>>,
     max_def: Vec<u16>,
     max_rep: Vec<u16>,
-    /// Whether the scan checked the leaf's values as UTF-8 ([`BatchReader`]'s `utf8`).
+    /// Whether the scan checked the leaf's values as UTF-8 (`Scan::checked_utf8`).
     utf8: &'u [bool],
 }
 

@@ -899,10 +899,10 @@ pub struct Scan<'f, 'a> {
     /// Matching rows still to skip (offset) and to hand out (limit), with a predicate.
     skip: u64,
     take: u64,
-    /// The output columns whose BYTE_ARRAY values are checked to be UTF-8
+    /// Per output column: whether its BYTE_ARRAY values are checked to be UTF-8
     /// ([`Scan::check_utf8`]).
     #[cfg(feature = "arrow")]
-    utf8: Vec<usize>,
+    utf8: Vec<bool>,
 }
 
 /// The row group being scanned.
@@ -929,13 +929,13 @@ impl<'f, 'a> Scan<'f, 'a> {
         s
     }
 
-    /// Checks that every BYTE_ARRAY value of the output `columns` (indices into
-    /// [`Scan::schema`]'s columns) is valid UTF-8, each on its own, as their pages are read
+    /// Checks that every BYTE_ARRAY value of the output columns marked in `columns` (one
+    /// flag per column of [`Scan::schema`]) is valid UTF-8, each on its own, as their pages are read
     /// (see [`PageDecoder::check_utf8`](crate::page::decode::PageDecoder::check_utf8)): a
     /// batch of those columns then holds valid UTF-8 only, which the Arrow reader relies on.
     /// Before the first batch only (an error after it).
     #[cfg(feature = "arrow")]
-    pub(crate) fn check_utf8(&mut self, columns: Vec<usize>) -> Result<()> {
+    pub(crate) fn check_utf8(&mut self, columns: Vec<bool>) -> Result<()> {
         if self.open.is_some() || self.stats.row_groups > 0 || self.failed {
             return Err(Error::invalid_argument(
                 "UTF-8 checks chosen after the scan started",
@@ -943,6 +943,13 @@ impl<'f, 'a> Scan<'f, 'a> {
         }
         self.utf8 = columns;
         Ok(())
+    }
+
+    /// Per output column, whether the scan checks its values as UTF-8 ([`Scan::check_utf8`]):
+    /// what a reader may build Arrow string arrays from without Arrow's own check.
+    #[cfg(feature = "arrow")]
+    pub(crate) fn checked_utf8(&self) -> &[bool] {
+        &self.utf8
     }
 
     /// The records of the rest of the scan, assembled batch by batch.
@@ -989,7 +996,7 @@ impl<'f, 'a> Scan<'f, 'a> {
                 .lazy_values(lazy);
             // `cursors.len()`: this column's place in the output.
             #[cfg(feature = "arrow")]
-            let reader = reader.check_utf8(self.utf8.contains(&cursors.len()));
+            let reader = reader.check_utf8(self.utf8.get(cursors.len()) == Some(&true));
             cursors.push(match spare.next() {
                 Some((buffers, buf)) => Cursor::with_buffers(reader.with_buffers(buffers), buf),
                 None => Cursor::new(reader),
