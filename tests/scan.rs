@@ -884,3 +884,132 @@ fn columns_outside_the_predicate_decompress_as_far_as_the_rows_kept() {
         }
     }
 }
+
+/// A string predicate is tested on a dictionary page's ids (each dictionary entry once per
+/// chunk), on its PLAIN fallback pages by value: the same rows as evaluating the predicate on
+/// the values (the expectation is `Predicate::evaluate` over the records written), with nulls,
+/// `IN`, `NOT`, ranges, another column beside it, offset and limit, the predicate's column in
+/// the output or not, batches that end with each page or span several.
+#[test]
+fn string_predicates_on_dictionary_ids_and_plain_fallback_pages() {
+    use parket::format::{Encoding, PageType};
+    use parket::predicate::{ColumnBatch, Predicate};
+    use parket::values::{ByteArrays, ValuesRef};
+    let schema =
+        Schema::parse("message m { required int64 id; optional binary s (STRING); }").unwrap();
+    // 50 values repeated, then (from row 1500) distinct ones that overflow the dictionary:
+    // row group 1 turns PLAIN in its middle.
+    let s_of = |i: usize| match i {
+        _ if i % 9 == 0 => None,
+        0..1500 => Some(format!("k{:02}", i * 7 % 50)),
+        _ => Some(format!("u{i}")),
+    };
+    let records: Vec<Value> = (0..3000)
+        .map(|i| {
+            Value::Group(vec![
+                Value::Int64(i as i64),
+                s_of(i).map_or(Value::Null, |s| Value::Bytes(s.into_bytes())),
+            ])
+        })
+        .collect();
+    let options = WriteOptions::default()
+        .max_rows_per_page(64)
+        .row_group_rows(1000)
+        .dictionary_page_size_limit(1200);
+    let bytes = write(&schema, options, &records);
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    // Row group 0 is all dictionary pages, 1 has both, 2 is PLAIN from its first page.
+    let encodings = |rg: usize| {
+        let meta = file.metadata().row_groups[rg].columns[1]
+            .meta_data
+            .as_ref()
+            .unwrap();
+        let data = |e: Encoding| {
+            meta.encoding_stats.as_ref().unwrap().iter().any(|s| {
+                matches!(s.page_type, PageType::DataPage | PageType::DataPageV2)
+                    && s.encoding == e
+                    && s.count > 0
+            })
+        };
+        (data(Encoding::RleDictionary), data(Encoding::Plain))
+    };
+    assert_eq!(encodings(0), (true, false));
+    assert_eq!(encodings(1), (true, true));
+    assert_eq!(encodings(2), (false, true));
+    // The expectation: the predicate evaluated on every row's values.
+    let ids: Vec<i64> = (0..3000).collect();
+    let strs: Vec<String> = (0..3000).filter_map(s_of).collect();
+    let strs: ByteArrays = strs.iter().map(String::as_bytes).collect();
+    let levels: Vec<u16> = (0..3000).map(|i| u16::from(s_of(i).is_some())).collect();
+    let queries = [
+        "s = 'k07'",
+        "s != 'k07'",
+        "s < 'k10'",
+        "s >= 'u2000'",
+        "s IN ('k01', 'k49', 'u2222', 'zz')",
+        "NOT s IN ('k01', 'k02')",
+        "s IS NULL",
+        "s IS NOT NULL AND id < 1600",
+        "s = 'k03' OR id = 2500",
+        "s > 'k4' AND s < 'u1'",
+        "s = 'absent'",
+        "NOT s = 'k07' OR id IN (7, 1800)",
+    ];
+    for q in queries {
+        let p = Predicate::parse(q, &schema).unwrap();
+        let batches: Vec<ColumnBatch<'_>> = p
+            .columns()
+            .iter()
+            .map(|&c| match c {
+                0 => ColumnBatch {
+                    values: ValuesRef::Int64(&ids),
+                    def_levels: &[],
+                },
+                _ => ColumnBatch {
+                    values: ValuesRef::ByteArray(strs.as_ref()),
+                    def_levels: &levels,
+                },
+            })
+            .collect();
+        let mut keep = Vec::new();
+        p.evaluate(&batches, &mut keep).unwrap();
+        let matching: Vec<&Value> = records
+            .iter()
+            .zip(&keep)
+            .filter(|x| *x.1)
+            .map(|x| x.0)
+            .collect();
+        for (batch, offset, limit) in [(8192, 0, None), (7, 3, Some(40)), (100, 0, None)] {
+            let mut b = file
+                .scan()
+                .predicate(p.clone())
+                .batch_size(batch)
+                .offset(offset);
+            if let Some(l) = limit {
+                b = b.limit(l);
+            }
+            let got = b.clone().collect_records();
+            let end = limit.map_or(matching.len(), |l| {
+                (offset as usize + l as usize).min(matching.len())
+            });
+            let want: Vec<Value> = matching[(offset as usize).min(end)..end]
+                .iter()
+                .map(|v| (*v).clone())
+                .collect();
+            assert_eq!(
+                got, want,
+                "{q}, batches of {batch}, offset {offset}, limit {limit:?}"
+            );
+            // The predicate's column left out of the output.
+            let got_ids = b.columns(&["id"]).collect_records();
+            let want_ids: Vec<Value> = want
+                .iter()
+                .map(|v| match v {
+                    Value::Group(f) => Value::Group(vec![f[0].clone()]),
+                    _ => unreachable!(),
+                })
+                .collect();
+            assert_eq!(got_ids, want_ids, "{q}: ids only");
+        }
+    }
+}

@@ -365,3 +365,80 @@ fn lying_indexes_give_the_honest_rows_or_an_error() {
         assert!(e.contains("offset index"), "unclear error: {e}");
     }
 }
+
+/// Indexes and statistics that say every row of a page (or of a row group) matches when some
+/// do not: bounds narrowed inside the predicate's range, null counts of 0 beside nulls. The
+/// scan takes "every row matches" as a hint only (it checks the batch's own values before
+/// skipping the evaluation), so it gives the honest rows; pruning by the same metadata stays
+/// as trusting as arrow-rs's and parquet-java's (the lies here keep every page that holds a
+/// match).
+#[test]
+fn metadata_that_says_every_row_matches_is_checked() {
+    let (schema, bytes) = honest();
+    let queries = [
+        "id >= 255 AND id < 300",
+        "NOT id < 575",
+        "x >= 0.0",
+        "x >= 0.0 AND id >= 255",
+        "s >= 'v'",
+        "s IS NOT NULL AND x IS NOT NULL",
+    ];
+    let rows = |bytes: &[u8], page_index: bool| -> Vec<Vec<Value>> {
+        let file = FileReader::from_bytes(bytes).unwrap();
+        queries
+            .iter()
+            .map(|q| {
+                let p = Predicate::parse(q, &schema).unwrap();
+                file.scan()
+                    .predicate(p)
+                    .use_page_index(page_index)
+                    .batch_size(7)
+                    .build()
+                    .unwrap()
+                    .records()
+                    .collect::<Result<Vec<_>, _>>()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let truth = rows(&bytes, true);
+    // The honest rows, by hand for two of them.
+    assert_eq!(truth[0].len(), 45);
+    assert_eq!(truth[1].len(), 25);
+    assert!(truth.iter().all(|r| !r.is_empty()));
+    let narrowed: Lie = |_, c, ci, _, md| {
+        // Each page of `id` says its last five values are all it holds; `x`'s and `s`'s pages
+        // and chunks say they hold no null.
+        if c == 0 {
+            for (lo, hi) in ci.min_values.iter_mut().zip(&ci.max_values) {
+                let max = i64::from_le_bytes(hi[..].try_into().unwrap());
+                *lo = (max - 4).to_le_bytes().to_vec();
+            }
+        } else if let Some(n) = &mut ci.null_counts {
+            n.iter_mut().for_each(|n| *n = 0);
+        }
+        for rg in &mut md.row_groups {
+            if let Some(st) = rg.columns[c]
+                .meta_data
+                .as_mut()
+                .unwrap()
+                .statistics
+                .as_mut()
+            {
+                st.null_count = Some(0);
+            }
+        }
+    };
+    let hostile = lying(&bytes, &narrowed);
+    // The lie is one the scan would take: the page index alone says every row of a page
+    // matches where some do not.
+    let file = FileReader::from_bytes(&hostile).unwrap();
+    let ci = file.column_index(0, 0).unwrap().unwrap();
+    assert_eq!(ci.min_values[12], 255i64.to_le_bytes()); // page 12 holds 240..=259
+    for page_index in [true, false] {
+        let got = rows(&hostile, page_index);
+        for ((q, g), t) in queries.iter().zip(&got).zip(&truth) {
+            assert_eq!(g, t, "{q} (page index {page_index})");
+        }
+    }
+}

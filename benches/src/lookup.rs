@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release --manifest-path benches/Cargo.toml --bin lookup -- \
 //!     [--rows 10000000] [--lookups 100] [--rounds 7] [--file benches/data/lookup-10m.parquet] \
-//!     [--queries point,narrow,wide,string] [--only parket|arrow]
+//!     [--queries point,narrow,wide,string[,full]] [--only parket|arrow]
 //! ```
 //!
 //! The file (written by parket when missing: `id` INT64 0..rows, `name` a string of 10,000
@@ -18,7 +18,9 @@
 //! - `point`: `id = X` (one row);
 //! - `narrow`: `id >= X AND id < X + 1000`;
 //! - `wide`: `id >= X AND id < X + 1000000`;
-//! - `string`: `name = 'name N'` (selective, unsorted: rows / 10,000 rows all over the file).
+//! - `string`: `name = 'name N'` (selective, unsorted: rows / 10,000 rows all over the file);
+//! - `full` (only when asked for in `--queries`): every row without a predicate, the plain
+//!   scan that `wide` (a predicate every row satisfies) should cost about as much as.
 //!
 //! The sides:
 //!
@@ -94,7 +96,7 @@ fn args() -> Args {
             "--only" => a.only = Some(v()),
             _ => panic!(
                 "usage: lookup [--rows N] [--lookups N] [--rounds N] [--file PATH] \
-                 [--queries point,narrow,wide,string] [--only parket|arrow]"
+                 [--queries point,narrow,wide,string[,full]] [--only parket|arrow]"
             ),
         }
     }
@@ -140,6 +142,8 @@ fn generate(path: &std::path::Path, rows: u64) {
 enum Query {
     Id(i64, i64),
     Name(String),
+    /// No predicate: every row.
+    All,
 }
 
 impl Query {
@@ -148,6 +152,15 @@ impl Query {
             Query::Id(lo, hi) if hi - lo == 1 => format!("id = {lo}"),
             Query::Id(lo, hi) => format!("id >= {lo} AND id < {hi}"),
             Query::Name(s) => format!("name = '{s}'"),
+            Query::All => "(no predicate)".into(),
+        }
+    }
+
+    /// parket's predicate, or none.
+    fn predicate(&self, schema: &parket::schema::Schema) -> Option<Predicate> {
+        match self {
+            Query::All => None,
+            q => Some(Predicate::parse(&q.text(), schema).unwrap()),
         }
     }
 
@@ -157,6 +170,7 @@ impl Query {
             Query::Id(lo, hi) if hi - lo == 1 => ("id = ?", format!("[{lo}]")),
             Query::Id(lo, hi) => ("id >= ? AND id < ?", format!("[{lo}, {hi}]")),
             Query::Name(s) => ("name = ?", format!("[\"{s}\"]")),
+            Query::All => ("true", "[]".into()),
         }
     }
 }
@@ -164,9 +178,12 @@ impl Query {
 /// parket: the rows that match, every column.
 fn parket_query(bytes: &[u8], q: &Query) -> u64 {
     let file = FileReader::from_bytes(bytes).unwrap();
-    let p = Predicate::parse(&q.text(), file.schema()).unwrap();
+    let mut scan = file.scan();
+    if let Some(p) = q.predicate(file.schema()) {
+        scan = scan.predicate(p);
+    }
     let mut n = 0;
-    for batch in file.scan().predicate(p).build().unwrap() {
+    for batch in scan.build().unwrap() {
         n += batch.unwrap().num_rows();
     }
     n
@@ -205,9 +222,12 @@ impl ChunkReader for Counted {
 fn arrow_query<R: ChunkReader + 'static>(source: R, q: &Query) -> u64 {
     let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
     let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(source, options).unwrap();
+    if let Query::All = q {
+        return builder.build().unwrap().map(|b| b.unwrap().num_rows() as u64).sum();
+    }
     let md = builder.metadata().clone();
     let column = match q {
-        Query::Id(..) => 0,
+        Query::Id(..) | Query::All => 0,
         Query::Name(_) => 1,
     };
     let mut groups = Vec::new();
@@ -261,6 +281,7 @@ fn arrow_query<R: ChunkReader + 'static>(source: R, q: &Query) -> u64 {
                 let names = batch.column(0).as_string::<i32>();
                 names.iter().map(|v| Some(v == Some(x.as_str()))).collect()
             }
+            Query::All => BooleanArray::from(vec![true; batch.num_rows()]),
         })
     });
     let reader = builder
@@ -301,10 +322,11 @@ fn parket_bytes(bytes: &Bytes, q: &Query) -> u64 {
         }
     }
     let f = FileReader::new(R(std::io::Cursor::new(bytes.clone()), read.clone())).unwrap();
-    let p = Predicate::parse(&q.text(), f.schema()).unwrap();
-    let _: u64 = f
-        .scan()
-        .predicate(p)
+    let mut scan = f.scan();
+    if let Some(p) = q.predicate(f.schema()) {
+        scan = scan.predicate(p);
+    }
+    let _: u64 = scan
         .build()
         .unwrap()
         .map(|b| b.unwrap().num_rows())
@@ -345,11 +367,13 @@ fn main() {
             "narrow" => (a.lookups, 1000),
             "wide" => ((a.lookups / 10).max(3), 1_000_000),
             "string" => ((a.lookups / 10).max(3), 0),
-            _ => panic!("--queries: point, narrow, wide, string"),
+            "full" => ((a.lookups / 10).max(3), u64::MAX),
+            _ => panic!("--queries: point, narrow, wide, string, full"),
         };
         let qs = (0..count)
             .map(|_| match width {
                 0 => Query::Name(format!("name {}", next(10_000))),
+                u64::MAX => Query::All,
                 w => {
                     let lo = next(rows.saturating_sub(w).max(1)) as i64;
                     Query::Id(lo, lo + w as i64)

@@ -46,7 +46,9 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::bind::{order_bytes, Kind, Node, Predicate, Slot, Test};
+use crate::encoding::dictionary::Dict;
 use crate::error::{Error, Result};
+use crate::format::PhysicalType;
 use crate::statistics::Scalar;
 use crate::values::ValuesRef;
 
@@ -65,21 +67,54 @@ struct Masks {
     f: Vec<bool>,
 }
 
+/// One predicate column's rows as a scan holds them: decoded values, or the dictionary ids
+/// of a page whose values are left as ids (a dictionary-encoded BYTE_ARRAY page), tested
+/// through [`Predicate::dictionary_truths`] of the chunk's dictionary: each entry is
+/// compared once per chunk, and each row then only looks its id up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Input<'a> {
+    Values(ColumnBatch<'a>),
+    Ids {
+        /// The non-null values' dictionary ids, in row order.
+        ids: &'a [u32],
+        /// One definition level per row (empty when the column's `max_def_level` is 0).
+        def_levels: &'a [u16],
+        /// Per leaf of the predicate: the truth of its test for each dictionary entry, for
+        /// the leaves of this column that test values (`None` for the others).
+        truths: &'a [Option<Vec<bool>>],
+    },
+}
+
+impl Input<'_> {
+    fn def_levels(&self) -> &[u16] {
+        match self {
+            Input::Values(b) => b.def_levels,
+            Input::Ids { def_levels, .. } => def_levels,
+        }
+    }
+}
+
 impl Predicate {
     /// Sets `keep` to one entry per row: whether the predicate is true for that row.
     /// `batches` is aligned with [`Predicate::columns`]. Errors when a batch does not fit its
     /// column (physical type, row count, values against levels).
     pub fn evaluate(&self, batches: &[ColumnBatch<'_>], keep: &mut Vec<bool>) -> Result<()> {
-        if batches.len() != self.slots.len() {
+        let inputs: Vec<Input<'_>> = batches.iter().map(|b| Input::Values(*b)).collect();
+        self.evaluate_inputs(&inputs, keep)
+    }
+
+    /// [`Predicate::evaluate`] over columns given as values or as dictionary ids.
+    pub(crate) fn evaluate_inputs(&self, inputs: &[Input<'_>], keep: &mut Vec<bool>) -> Result<()> {
+        if inputs.len() != self.slots.len() {
             return Err(Error::invalid_argument(format!(
                 "predicate: {} column batches given for {} columns",
-                batches.len(),
+                inputs.len(),
                 self.slots.len()
             )));
         }
         let mut rows = None;
-        for (slot, b) in self.slots.iter().zip(batches) {
-            let n = check_batch(slot, b)?;
+        for (slot, b) in self.slots.iter().zip(inputs) {
+            let n = check_input(slot, b)?;
             if *rows.get_or_insert(n) != n {
                 return Err(Error::invalid_argument(format!(
                     "predicate: column {} has {n} rows in its batch, another column {}",
@@ -91,16 +126,55 @@ impl Predicate {
         }
         let rows = rows.unwrap_or(0);
         let mut scratch = Vec::new();
-        let m = self.masks(&self.root, batches, rows, &mut scratch)?;
+        let m = self.masks(&self.root, inputs, rows, &mut scratch)?;
         keep.clear();
         keep.extend_from_slice(&m.t);
         Ok(())
     }
 
+    /// For each leaf (in the predicate's leaf order) that tests the values of predicate
+    /// column `slot` (an index into [`Predicate::columns`]), whether its test holds for each
+    /// entry of `dictionary`, the column chunk's; `None` for the other leaves. What
+    /// [`Input::Ids`] takes.
+    pub(crate) fn dictionary_truths(
+        &self,
+        slot: usize,
+        dictionary: Dict<'_>,
+    ) -> Result<Vec<Option<Vec<bool>>>> {
+        let Some(s) = self.slots.get(slot) else {
+            return Err(Error::invalid_argument("predicate column out of range"));
+        };
+        let mut out = Vec::with_capacity(self.leaves.len());
+        for leaf in &self.leaves {
+            if leaf.slot != slot || leaf.test == Test::IsNull {
+                out.push(None);
+                continue;
+            }
+            let mut t = Vec::new();
+            match dictionary {
+                Dict::Values(v) => value_truth(s, v, &leaf.test, &mut t)?,
+                Dict::Bytes(e) => {
+                    let entries = (0..e.len()).map(|i| e.get(i).unwrap_or(&[]));
+                    if s.physical != PhysicalType::ByteArray
+                        || !bytes(entries, s.kind, &leaf.test, &mut t)
+                    {
+                        return Err(Error::invalid_argument(format!(
+                            "predicate: column {}: a BYTE_ARRAY dictionary does not fit the bound literal",
+                            s.path
+                        ))
+                        .in_column(&s.path));
+                    }
+                }
+            }
+            out.push(Some(t));
+        }
+        Ok(out)
+    }
+
     fn masks(
         &self,
         node: &Node,
-        batches: &[ColumnBatch<'_>],
+        inputs: &[Input<'_>],
         rows: usize,
         scratch: &mut Vec<bool>,
     ) -> Result<Masks> {
@@ -108,15 +182,28 @@ impl Predicate {
             Node::Leaf(i) => {
                 let leaf = &self.leaves[*i];
                 let slot = &self.slots[leaf.slot];
-                let b = &batches[leaf.slot];
-                let valid = |r: usize| b.def_levels.get(r).is_none_or(|&d| d == slot.max_def);
+                let b = &inputs[leaf.slot];
+                let levels = b.def_levels();
+                let valid = |r: usize| levels.get(r).is_none_or(|&d| d == slot.max_def);
                 if leaf.test == Test::IsNull {
                     let t: Vec<bool> = (0..rows).map(|r| !valid(r)).collect();
                     let f = t.iter().map(|x| !x).collect();
                     return Ok(Masks { t, f });
                 }
-                value_truth(slot, b.values, &leaf.test, scratch)?;
-                if b.def_levels.is_empty() {
+                match b {
+                    Input::Values(b) => value_truth(slot, b.values, &leaf.test, scratch)?,
+                    Input::Ids { ids, truths, .. } => {
+                        let Some(Some(table)) = truths.get(*i) else {
+                            return Err(Error::invalid_argument(
+                                "predicate: no dictionary truths for a leaf",
+                            ));
+                        };
+                        scratch.clear();
+                        // `check_input` checked every id against the table.
+                        scratch.extend(ids.iter().map(|&id| table.get(id as usize) == Some(&true)));
+                    }
+                }
+                if levels.is_empty() {
                     let f = scratch.iter().map(|x| !x).collect();
                     Masks {
                         t: scratch.clone(),
@@ -125,7 +212,7 @@ impl Predicate {
                 } else {
                     let (mut t, mut f) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
                     let mut k = 0;
-                    for &d in b.def_levels {
+                    for &d in levels {
                         if d == slot.max_def {
                             let v = scratch.get(k).copied().unwrap_or(false);
                             t.push(v);
@@ -140,25 +227,59 @@ impl Predicate {
                 }
             }
             Node::Not(a) => {
-                let m = self.masks(a, batches, rows, scratch)?;
+                let m = self.masks(a, inputs, rows, scratch)?;
                 Masks { t: m.f, f: m.t }
             }
             Node::And(a, b) => {
-                let mut x = self.masks(a, batches, rows, scratch)?;
-                let y = self.masks(b, batches, rows, scratch)?;
+                let mut x = self.masks(a, inputs, rows, scratch)?;
+                let y = self.masks(b, inputs, rows, scratch)?;
                 x.t.iter_mut().zip(&y.t).for_each(|(a, b)| *a &= b);
                 x.f.iter_mut().zip(&y.f).for_each(|(a, b)| *a |= b);
                 x
             }
             Node::Or(a, b) => {
-                let mut x = self.masks(a, batches, rows, scratch)?;
-                let y = self.masks(b, batches, rows, scratch)?;
+                let mut x = self.masks(a, inputs, rows, scratch)?;
+                let y = self.masks(b, inputs, rows, scratch)?;
                 x.t.iter_mut().zip(&y.t).for_each(|(a, b)| *a |= b);
                 x.f.iter_mut().zip(&y.f).for_each(|(a, b)| *a &= b);
                 x
             }
         })
     }
+}
+
+/// The row count of an input, after checking it against its column: for ids, that the
+/// truth tables cover every id.
+fn check_input(slot: &Slot, input: &Input<'_>) -> Result<usize> {
+    let (ids, def_levels, truths) = match input {
+        Input::Values(b) => return check_batch(slot, b),
+        Input::Ids {
+            ids,
+            def_levels,
+            truths,
+        } => (ids, def_levels, truths),
+    };
+    let bad = |what: alloc::string::String| {
+        Error::invalid_argument(format!("predicate: column {}: {what}", slot.path))
+            .in_column(&slot.path)
+    };
+    let entries = truths.iter().flatten().map(Vec::len).min();
+    if let (Some(n), Some(&top)) = (entries, ids.iter().max()) {
+        if top as usize >= n {
+            return Err(bad(format!("dictionary id {top} of {n} entries")));
+        }
+    }
+    if slot.max_def == 0 && def_levels.is_empty() {
+        return Ok(ids.len());
+    }
+    let present = def_levels.iter().filter(|&&d| d == slot.max_def).count();
+    if present != ids.len() {
+        return Err(bad(format!(
+            "{} ids for {present} rows whose level says present",
+            ids.len()
+        )));
+    }
+    Ok(def_levels.len())
 }
 
 /// The row count of a batch, after checking it against its column.

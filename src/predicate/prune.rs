@@ -56,7 +56,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::bind::{order, Kind, Node, Predicate, Slot, Test};
-use super::eval::value_truth;
+use super::eval::{value_truth, ColumnBatch};
 use super::expr::CompareOp;
 use super::row_ranges::RowRanges;
 use crate::format::{ColumnIndex, ColumnOrder, OffsetIndex, RowGroup, Statistics};
@@ -508,6 +508,17 @@ impl Predicate {
         column_orders: Option<&[ColumnOrder]>,
         indexes: &[Option<(&ColumnIndex, &OffsetIndex)>],
     ) -> RowRanges {
+        let [t, _, _] = self.page_outcome_rows(row_group, column_orders, indexes);
+        t
+    }
+
+    /// Where each outcome may occur, `[true, false, unknown]`, from the page indexes.
+    fn page_outcome_rows(
+        &self,
+        row_group: &RowGroup,
+        column_orders: Option<&[ColumnOrder]>,
+        indexes: &[Option<(&ColumnIndex, &OffsetIndex)>],
+    ) -> [RowRanges; 3] {
         let rows = u64::try_from(row_group.num_rows).unwrap_or(0);
         // Per slot: the pages' row ranges and facts, or None (no usable index).
         let pages: Vec<Option<Vec<PageFacts>>> = self
@@ -520,7 +531,7 @@ impl Predicate {
             })
             .collect();
         let all = RowRanges::all(rows);
-        let tri = self.ranges(&self.root, &mut |i| {
+        self.ranges(&self.root, &mut |i| {
             let l = &self.leaves[i];
             let slot = &self.slots[l.slot];
             let Some(Some(pages)) = pages.get(l.slot) else {
@@ -536,9 +547,71 @@ impl Predicate {
                 }
             }
             out.map(RowRanges::from_ranges)
+        })
+    }
+
+    /// [`Predicate::page_row_ranges`], and the rows where the indexes say the predicate
+    /// can only be true (in no page where it may be false or unknown): `(may, sure)`. The
+    /// sure rows are a hint, not a proof: a scan takes them as a reason to try proving a
+    /// batch whole from its own values ([`Predicate::batch_all_true`]), never as a reason to
+    /// keep a row.
+    pub(crate) fn page_row_sets(
+        &self,
+        row_group: &RowGroup,
+        column_orders: Option<&[ColumnOrder]>,
+        indexes: &[Option<(&ColumnIndex, &OffsetIndex)>],
+    ) -> (RowRanges, RowRanges) {
+        let rows = u64::try_from(row_group.num_rows).unwrap_or(0);
+        let [t, f, u] = self.page_outcome_rows(row_group, column_orders, indexes);
+        let sure = t.intersect(&f.union(&u).complement(rows));
+        (t, sure)
+    }
+
+    /// Stage 1's other side: `true` when the chunks' statistics say that every row of
+    /// `row_group` satisfies the predicate (a hint, as [`Predicate::page_row_sets`]'s sure
+    /// rows are).
+    pub(crate) fn row_group_all_match(
+        &self,
+        row_group: &RowGroup,
+        column_orders: Option<&[ColumnOrder]>,
+    ) -> bool {
+        let facts: Vec<Facts> = self
+            .slots
+            .iter()
+            .map(|s| self.chunk_facts(s, row_group, column_orders))
+            .collect();
+        self.only_true(&facts)
+    }
+
+    /// Whether the predicate is true for every row of a batch, from the batch's own values:
+    /// the exact bounds, nulls and NaNs of each column in `batches` (aligned with
+    /// [`Predicate::columns`]; `None`: nothing known of that column) run through the same
+    /// outcome sets as the pruning stages. `true` only when no row can be false or unknown,
+    /// so it is exact whatever the file's metadata says: the scan evaluates every row of a
+    /// batch this cannot prove.
+    pub(crate) fn batch_all_true(&self, batches: &[Option<ColumnBatch<'_>>]) -> bool {
+        let facts: Vec<Facts> = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match batches.get(i) {
+                Some(Some(b)) => batch_facts(s, b),
+                _ => Facts::unknown(s),
+            })
+            .collect();
+        self.only_true(&facts)
+    }
+
+    /// Whether the root's outcome set, given each column's facts, holds nothing but true.
+    fn only_true(&self, facts: &[Facts]) -> bool {
+        let o = self.tree(&self.root, &mut |i| {
+            let l = &self.leaves[i];
+            match facts.get(l.slot) {
+                Some(f) => leaf_outcomes(&self.slots[l.slot], &l.test, f),
+                None => Outcomes::ALL,
+            }
         });
-        let [t, _, _] = tri;
-        t
+        o.has(T) && !o.has(F) && !o.has(U)
     }
 
     /// Where each outcome may occur: `[true, false, unknown]` row sets of `node`.
@@ -567,6 +640,109 @@ impl Predicate {
             }
         }
     }
+}
+
+/// What a batch's own values say of its column: their exact bounds (in the column's
+/// order), whether a null, a NaN or another value is among them. A column whose values have
+/// no cheap order here (FLOAT16, INT96) gets no bounds, which proves nothing but `IS NULL`
+/// tests.
+fn batch_facts(slot: &Slot, b: &ColumnBatch<'_>) -> Facts {
+    /// The least and greatest of `v` by `key` (an order-preserving map to a signed
+    /// integer): eight lanes at a time, which the compiler vectorizes.
+    fn fold<T: Copy + From<K>, K: Copy + Ord>(v: &[T], key: impl Fn(T) -> K) -> Option<(T, T)> {
+        let &first = v.first()?;
+        let (mut lo, mut hi) = ([key(first); 8], [key(first); 8]);
+        let chunks = v.chunks_exact(8);
+        let rest = chunks.remainder();
+        for c in chunks {
+            for i in 0..8 {
+                lo[i] = lo[i].min(key(c[i]));
+                hi[i] = hi[i].max(key(c[i]));
+            }
+        }
+        let (mut l, mut h) = (lo[0], hi[0]);
+        for i in 1..8 {
+            l = l.min(lo[i]);
+            h = h.max(hi[i]);
+        }
+        for &x in rest {
+            l = l.min(key(x));
+            h = h.max(key(x));
+        }
+        Some((T::from(l), T::from(h)))
+    }
+    fn floats<T: Copy + PartialOrd>(v: &[T], nan: impl Fn(T) -> bool) -> (Option<(T, T)>, bool) {
+        let mut any_nan = false;
+        let mut out: Option<(T, T)> = None;
+        for &x in v {
+            if nan(x) {
+                any_nan = true;
+                continue;
+            }
+            out = Some(match out {
+                None => (x, x),
+                Some((lo, hi)) => (if x < lo { x } else { lo }, if hi < x { x } else { hi }),
+            });
+        }
+        (out, any_nan)
+    }
+    let kind = slot.kind;
+    let null = slot.max_def > 0 && b.def_levels.iter().any(|&d| d != slot.max_def);
+    let mut nan = false;
+    let bounds = match b.values {
+        ValuesRef::Boolean(v) => {
+            fold(v, |x| x).map(|(l, h)| (Scalar::Boolean(l), Scalar::Boolean(h)))
+        }
+        // Unsigned order is signed order with the sign bit flipped (and back).
+        ValuesRef::Int32(v) if kind == Kind::U32 => fold(v, |x| x ^ i32::MIN)
+            .map(|(l, h)| (Scalar::Int32(l ^ i32::MIN), Scalar::Int32(h ^ i32::MIN))),
+        ValuesRef::Int32(v) => fold(v, |x| x).map(|(l, h)| (Scalar::Int32(l), Scalar::Int32(h))),
+        ValuesRef::Int64(v) if kind == Kind::U64 => fold(v, |x| x ^ i64::MIN)
+            .map(|(l, h)| (Scalar::Int64(l ^ i64::MIN), Scalar::Int64(h ^ i64::MIN))),
+        ValuesRef::Int64(v) => fold(v, |x| x).map(|(l, h)| (Scalar::Int64(l), Scalar::Int64(h))),
+        ValuesRef::Float(v) => {
+            let (b, n) = floats(v, f32::is_nan);
+            nan = n;
+            b.map(|(l, h)| (Scalar::Float(l), Scalar::Float(h)))
+        }
+        ValuesRef::Double(v) => {
+            let (b, n) = floats(v, f64::is_nan);
+            nan = n;
+            b.map(|(l, h)| (Scalar::Double(l), Scalar::Double(h)))
+        }
+        ValuesRef::ByteArray(v) if matches!(kind, Kind::Bytes | Kind::Decimal) => {
+            bytes_bounds(kind, v.iter())
+        }
+        ValuesRef::FixedLenByteArray(v) if matches!(kind, Kind::Bytes | Kind::Decimal) => {
+            bytes_bounds(kind, v.iter())
+        }
+        _ => {
+            let mut f = Facts::unknown(slot);
+            f.may_null = null;
+            f.may_value = !b.values.is_empty();
+            return f;
+        }
+    };
+    Facts {
+        may_non_nan: bounds.is_some(),
+        bounds,
+        may_null: null,
+        may_value: !b.values.is_empty(),
+        may_nan: nan,
+    }
+}
+
+/// The least and greatest of byte-string values of `kind` (Bytes or Decimal: total orders).
+fn bytes_bounds<'a>(kind: Kind, mut v: impl Iterator<Item = &'a [u8]>) -> Option<(Scalar, Scalar)> {
+    let first = v.next()?;
+    let less = |a: &[u8], b: &[u8]| super::bind::order_bytes(kind, a, b) == Some(Ordering::Less);
+    let (lo, hi) = v.fold((first, first), |(lo, hi), x| {
+        (
+            if less(x, lo) { x } else { lo },
+            if less(hi, x) { x } else { hi },
+        )
+    });
+    Some((Scalar::Bytes(lo.to_vec()), Scalar::Bytes(hi.to_vec())))
 }
 
 /// A page's rows and what is known of its values.

@@ -66,6 +66,16 @@ impl RowRanges {
         self.ranges.get(i).is_some_and(|r| r.start <= row)
     }
 
+    /// Whether every row of `range` is in the set.
+    pub(crate) fn covers(&self, range: &Range<u64>) -> bool {
+        let i = self.ranges.partition_point(|r| r.end <= range.start);
+        range.is_empty()
+            || self
+                .ranges
+                .get(i)
+                .is_some_and(|r| r.start <= range.start && range.end <= r.end)
+    }
+
     /// Whether any row of `range` is in the set (a page that must be read).
     pub fn overlaps(&self, range: Range<u64>) -> bool {
         let i = self.ranges.partition_point(|r| r.end <= range.start);
@@ -150,6 +160,7 @@ mod tests {
             }
             for s in 0..n {
                 prop_assert_eq!(a.overlaps(s..s + 3), (s..s + 3).any(|r| a.contains(r)));
+                prop_assert_eq!(a.covers(&(s..s + 3)), (s..s + 3).all(|r| a.contains(r)));
             }
         }
     }

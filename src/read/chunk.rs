@@ -592,6 +592,17 @@ impl<'a> ColumnChunkReader<'a> {
             .or_else(|| d.dict().and(d.deferred_indices()).map(<[u32]>::len))
     }
 
+    /// The last page's dictionary ids and the chunk's dictionary, when
+    /// [`ColumnChunkReader::append_page_deferred`] left its values as ids (a
+    /// dictionary-encoded BYTE_ARRAY page); every id was checked against the dictionary.
+    pub(crate) fn deferred_ids(&self) -> Option<(&[u32], crate::encoding::dictionary::Dict<'_>)> {
+        let d = &self.stream.decoder;
+        if d.deferred_plain().is_some() {
+            return None;
+        }
+        Some((d.deferred_indices()?, d.dict()?))
+    }
+
     /// Appends the values `range` of the last page's deferred values (see
     /// [`ColumnChunkReader::deferred_values`]) to `out`: decoded from the PLAIN section, or
     /// gathered from the dictionary.

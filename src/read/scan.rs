@@ -67,6 +67,7 @@ use crate::format::{BloomFilterHeader, ColumnIndex, Encoding, OffsetIndex, PageT
 use crate::levels::assemble::level_count;
 use crate::levels::LeafData;
 use crate::page::decode::{PageColumn, PageDecoder};
+use crate::predicate::eval::Input;
 use crate::predicate::RowRanges;
 use crate::predicate::{ColumnBatch, Predicate};
 use crate::record::Value;
@@ -196,17 +197,20 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     /// The row groups to read and their selected rows (after offset and limit); row groups
     /// with no selected row are left out.
     pub fn plan(&self) -> Result<Vec<RowGroupPlan>> {
-        self.plan_keeping(&mut Vec::new(), &mut Explain::default())
+        self.plan_keeping(&mut Vec::new(), &mut Explain::default(), &mut Vec::new())
     }
 
     /// [`ScanBuilder::plan`], keeping the offset indexes that the page index stage read (by
     /// row group and column) so that the scan does not read them again, and counting in
     /// `report` what each stage pruned. [`ScanBuilder::build`] and [`ScanBuilder::explain`]
-    /// both plan through here: the report is what the scan does.
+    /// both plan through here: the report is what the scan does. With a predicate, `sure`
+    /// gets for each row group planned the rows whose every row the metadata says matches
+    /// (see [`OpenGroup::filtered_batch`]: a hint, checked against the values).
     fn plan_keeping(
         &self,
         kept_indexes: &mut Vec<KeptIndex>,
         report: &mut Explain,
+        sure: &mut Vec<(usize, RowRanges)>,
     ) -> Result<Vec<RowGroupPlan>> {
         let groups = &self.file.metadata().row_groups;
         report.file_bytes = self.file.file_len();
@@ -247,11 +251,15 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
                 continue;
             }
             report.row_groups_selected += 1;
+            let mut all_match = RowRanges::empty();
             if let Some(p) = &self.predicate {
                 let orders = self.file.metadata().column_orders.as_deref();
                 if !p.row_group_may_match(rg, orders) {
                     report.pruned_by_statistics += 1;
                     continue;
+                }
+                if p.row_group_all_match(rg, orders) {
+                    all_match = RowRanges::all(n);
                 }
                 if !self.dictionaries_may_match(p, i) {
                     report.pruned_by_dictionary += 1;
@@ -260,7 +268,10 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
                 // The page index before the Bloom filters, which are read only when they are
                 // smaller than the pages still to read (see `blooms_worth_reading`).
                 if self.page_index {
-                    let pages = self.page_ranges(p, i, kept_indexes)?;
+                    let (pages, all) = self.page_ranges(p, i, kept_indexes)?;
+                    if all_match.is_empty() {
+                        all_match = all;
+                    }
                     local = local.intersect(&pages);
                     if local.is_empty() {
                         report.pruned_by_page_index += 1;
@@ -294,6 +305,9 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
                 }
             }
             if !kept.is_empty() {
+                if !all_match.is_empty() {
+                    sure.push((i, all_match));
+                }
                 out.push(RowGroupPlan {
                     row_group: i,
                     rows: RowRanges::from_ranges(kept),
@@ -501,13 +515,14 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     }
 
     /// The rows of row group `rg` whose pages the predicate's column indexes do not rule out
-    /// (every row when a column has no usable index: unreadable indexes are not used).
+    /// (every row when a column has no usable index: unreadable indexes are not used), and
+    /// those whose pages they say match whole (a hint: [`Predicate::page_row_sets`]).
     fn page_ranges(
         &self,
         p: &Predicate,
         rg: usize,
         kept_indexes: &mut Vec<KeptIndex>,
-    ) -> Result<RowRanges> {
+    ) -> Result<(RowRanges, RowRanges)> {
         let mut owned = Vec::with_capacity(p.columns().len());
         for &c in p.columns() {
             let ci = self.file.column_index(rg, c).ok().flatten();
@@ -520,10 +535,10 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             .collect();
         let groups = &self.file.metadata().row_groups;
         let Some(group) = groups.get(rg) else {
-            return Ok(RowRanges::empty());
+            return Ok((RowRanges::empty(), RowRanges::empty()));
         };
         let orders = self.file.metadata().column_orders.as_deref();
-        let ranges = p.page_row_ranges(group, orders, &refs);
+        let ranges = p.page_row_sets(group, orders, &refs);
         for (&c, x) in p.columns().iter().zip(owned) {
             if let Some((_, oi)) = x {
                 kept_indexes.push(((rg, c), oi));
@@ -573,7 +588,7 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
         let leaves = self.read_leaves()?;
         let mut e = Explain::default();
         let mut kept = Vec::new();
-        let plan = self.plan_keeping(&mut kept, &mut e)?;
+        let plan = self.plan_keeping(&mut kept, &mut e, &mut Vec::new())?;
         let mut ranges = Vec::new();
         for p in &plan {
             for &leaf in &leaves {
@@ -663,7 +678,8 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
     pub fn build(self) -> Result<Scan<'f, 'a>> {
         let (schema, leaves) = self.projection()?;
         let mut kept_indexes = Vec::new();
-        let plan = self.plan_keeping(&mut kept_indexes, &mut Explain::default())?;
+        let mut sure = Vec::new();
+        let plan = self.plan_keeping(&mut kept_indexes, &mut Explain::default(), &mut sure)?;
         let out_columns = leaves.len();
         let mut read = leaves;
         let mut slots = Vec::new();
@@ -697,6 +713,7 @@ impl<'f, 'a> ScanBuilder<'f, 'a> {
             leaves: read,
             plan: plan.into_iter(),
             kept_indexes,
+            sure,
             open: None,
             spare: Vec::new(),
             failed: false,
@@ -887,6 +904,8 @@ pub struct Scan<'f, 'a> {
     plan: alloc::vec::IntoIter<RowGroupPlan>,
     /// Offset indexes the plan read, used (and dropped) when their row group opens.
     kept_indexes: Vec<KeptIndex>,
+    /// Per row group planned: the rows the metadata says match whole (with a predicate).
+    sure: Vec<(usize, RowRanges)>,
     open: Option<OpenGroup<'f>>,
     /// The buffers of the last row group's columns (in `leaves` order), for the next one's.
     spare: Vec<(ChunkBuffers, LeafData)>,
@@ -912,6 +931,8 @@ struct OpenGroup<'f> {
     /// The next row to hand out: `rows[next.0].start + next.1`.
     next: (usize, u64),
     cursors: Vec<Cursor<'f>>,
+    /// The rows the metadata says match whole (see [`OpenGroup::filtered_batch`]).
+    sure: RowRanges,
 }
 
 impl<'f, 'a> Scan<'f, 'a> {
@@ -1003,11 +1024,16 @@ impl<'f, 'a> Scan<'f, 'a> {
             });
         }
         self.stats.row_groups += 1;
+        let sure = match self.sure.iter().position(|(g, _)| *g == plan.row_group) {
+            Some(at) => self.sure.swap_remove(at).1,
+            None => RowRanges::empty(),
+        };
         self.open = Some(OpenGroup {
             row_group: plan.row_group,
             rows: plan.rows.ranges().to_vec(),
             next: (0, 0),
             cursors,
+            sure,
         });
         Ok(())
     }
@@ -1124,6 +1150,16 @@ struct Filter<'p> {
 impl OpenGroup<'_> {
     /// The next rows to read, at most `max_rows` of them (empty at the group's end).
     fn next_rows(&mut self, max_rows: usize) -> Vec<Range<u64>> {
+        self.next_rows_before(max_rows, u64::MAX)
+    }
+
+    /// The next row to read, if any.
+    fn next_row(&self) -> Option<u64> {
+        self.rows.get(self.next.0).map(|r| r.start + self.next.1)
+    }
+
+    /// [`OpenGroup::next_rows`], only rows before `end` (at least the next one).
+    fn next_rows_before(&mut self, max_rows: usize, end: u64) -> Vec<Range<u64>> {
         let mut want = max_rows as u64;
         let mut rows = Vec::new();
         while want > 0 {
@@ -1131,7 +1167,15 @@ impl OpenGroup<'_> {
                 break;
             };
             let start = r.start + self.next.1;
-            let n = (r.end - start).min(want);
+            let stop = if rows.is_empty() {
+                r.end.min(end.max(start + 1))
+            } else {
+                r.end.min(end)
+            };
+            if stop <= start {
+                break;
+            }
+            let n = (stop - start).min(want);
             rows.push(start..start + n);
             want -= n;
             if start + n == r.end {
@@ -1203,9 +1247,20 @@ impl OpenGroup<'_> {
     }
 
     /// The next batch of at most `max_rows` selected rows, keeping those for which the
-    /// predicate is true (less the first `*skip` of them, and past `*take`): the predicate's
-    /// columns are read for every row, the other output columns only for the rows kept (the
-    /// rows between are skipped without being copied). Its `rows` are empty when none is kept.
+    /// predicate is true (less the first `*skip` of them, and past `*take`). Its `rows` are
+    /// empty when none is kept.
+    ///
+    /// The predicate's columns are read for every row, the other output columns only for the
+    /// rows kept (the rows between are skipped without being copied). A predicate column
+    /// whose page holds dictionary ids (a dictionary-encoded BYTE_ARRAY page) is not
+    /// gathered: each dictionary entry is tested once per chunk, each row looks its id up,
+    /// and the column is then read like the others, at the rows kept (the batch ends with
+    /// the page, so the ids stay at hand). Where the metadata says every row matches (the
+    /// chunks' statistics, or the column indexes: `sure`), the batch's own values are checked
+    /// instead of evaluated: their exact bounds, nulls and NaNs must prove every row true
+    /// ([`Predicate::batch_all_true`]), else the rows are evaluated, so metadata that lies
+    /// costs time, never rows. A batch whose rows are all kept is handed out as read, as a
+    /// scan without predicate reads it.
     fn filtered_batch(
         &mut self,
         max_rows: usize,
@@ -1213,52 +1268,100 @@ impl OpenGroup<'_> {
         limits: &crate::Limits,
         f: Filter<'_>,
     ) -> Result<Option<ScanBatch>> {
-        let rows = self.next_rows(max_rows);
+        let Some(first) = self.next_row() else {
+            return Ok(None);
+        };
+        // The predicate's cursors, each once; those at a page of ids bound the batch to it.
+        let mut pred: Vec<usize> = f.slots.to_vec();
+        pred.sort_unstable();
+        pred.dedup();
+        let mut end = u64::MAX;
+        for &c in &pred {
+            let cursor = self
+                .cursors
+                .get_mut(c)
+                .ok_or_else(|| Error::invalid_argument("predicate column out of range"))?;
+            if let Some(page_end) = cursor.ids_until(first)? {
+                end = end.min(page_end);
+            }
+        }
+        let rows = self.next_rows_before(max_rows, end);
         if rows.is_empty() {
             return Ok(None);
         }
+        let n = rows.iter().map(|r| r.end - r.start).sum::<u64>();
+        let with_ids: Vec<bool> = pred.iter().map(|&c| self.cursors[c].holds_ids()).collect();
+        let valued: Vec<usize> = pred
+            .iter()
+            .zip(&with_ids)
+            .filter(|(_, ids)| !**ids)
+            .map(|(&c, _)| c)
+            .collect();
+        let data = self.read_columns(&valued, &rows, threads, limits)?;
         let mut read: Vec<Option<LeafData>> = (0..self.cursors.len()).map(|_| None).collect();
-        let mut slots = f.slots.to_vec();
-        slots.sort_unstable();
-        slots.dedup();
-        let data = self.read_columns(&slots, &rows, threads, limits)?;
-        for (&s, d) in slots.iter().zip(data) {
-            if let Some(slot) = read.get_mut(s) {
-                *slot = Some(d);
-            }
+        for (&c, d) in valued.iter().zip(data) {
+            read[c] = Some(d);
         }
+        // Every row true? Proven from the values where the metadata says so, else evaluated.
+        let sure = with_ids.iter().all(|x| !x) && rows.iter().all(|r| self.sure.covers(r));
+        let batch = |c: usize| {
+            read.get(c).and_then(Option::as_ref).map(|d| ColumnBatch {
+                values: d.values.as_ref(),
+                def_levels: &d.def_levels,
+            })
+        };
+        let proven = sure && {
+            let cols: Vec<Option<ColumnBatch<'_>>> = f.slots.iter().map(|&c| batch(c)).collect();
+            f.predicate.batch_all_true(&cols)
+        };
         let mut keep = Vec::new();
-        {
-            let mut cols = Vec::with_capacity(f.slots.len());
-            for &s in f.slots {
-                let d = read
-                    .get(s)
-                    .and_then(Option::as_ref)
-                    .ok_or_else(|| Error::invalid_argument("predicate column out of range"))?;
-                cols.push(ColumnBatch {
-                    values: d.values.as_ref(),
-                    def_levels: &d.def_levels,
+        if !proven {
+            let mut ids = Vec::with_capacity(f.slots.len());
+            for (i, &c) in f.slots.iter().enumerate() {
+                let cursor = &mut self.cursors[c];
+                ids.push(if cursor.holds_ids() {
+                    Some(cursor.peek_ids(&rows, f.predicate, i)?)
+                } else {
+                    None
                 });
             }
-            f.predicate.evaluate(&cols, &mut keep)?;
-        }
-        for k in keep.iter_mut().filter(|k| **k) {
-            if *f.skip > 0 {
-                *f.skip -= 1;
-                *k = false;
-            } else if *f.take == 0 {
-                *k = false;
-            } else {
-                *f.take -= 1;
+            let mut inputs = Vec::with_capacity(f.slots.len());
+            for (&c, ids) in f.slots.iter().zip(&ids) {
+                inputs.push(match (ids, batch(c)) {
+                    (Some((levels, ids)), _) => Input::Ids {
+                        ids,
+                        def_levels: levels,
+                        truths: self.cursors[c].truths.as_deref().unwrap_or(&[]),
+                    },
+                    (None, Some(b)) => Input::Values(b),
+                    (None, None) => {
+                        return Err(Error::invalid_argument("predicate column not read"))
+                    }
+                });
             }
+            f.predicate.evaluate_inputs(&inputs, &mut keep)?;
         }
-        // The kept rows, as row ordinals within the row group.
-        let ordinals = rows.iter().flat_map(|r| r.clone());
-        let kept = ordinals
-            .zip(&keep)
-            .filter(|(_, k)| **k)
-            .map(|(r, _)| r..r + 1);
-        let kept = RowRanges::from_ranges(kept).ranges().to_vec();
+        let kept_all = proven && *f.skip == 0 && *f.take >= n;
+        let kept = if kept_all {
+            *f.take -= n;
+            rows.clone()
+        } else {
+            if proven {
+                keep = alloc::vec![true; n as usize];
+            }
+            for k in keep.iter_mut().filter(|k| **k) {
+                if *f.skip > 0 {
+                    *f.skip -= 1;
+                    *k = false;
+                } else if *f.take == 0 {
+                    *k = false;
+                } else {
+                    *f.take -= 1;
+                }
+            }
+            kept_rows(&rows, &keep)
+        };
+        let all = kept_all || kept == rows;
         // The other output columns, only the kept rows of them.
         let rest: Vec<usize> = (0..f.out_columns)
             .filter(|&c| read.get(c).is_some_and(Option::is_none))
@@ -1270,18 +1373,14 @@ impl OpenGroup<'_> {
         .into_iter();
         let mut columns = Vec::with_capacity(f.out_columns);
         for c in 0..f.out_columns {
+            let cursor = self
+                .cursors
+                .get(c)
+                .ok_or_else(|| Error::invalid_argument("scan column out of range"))?;
             let data = match read.get_mut(c).and_then(Option::take) {
-                Some(d) => {
-                    let cursor = self
-                        .cursors
-                        .get(c)
-                        .ok_or_else(|| Error::invalid_argument("scan column out of range"))?;
-                    filter_rows(&d, cursor.max_def, cursor.max_rep, &keep)
-                }
-                None if kept.is_empty() => match self.cursors.get(c) {
-                    Some(cursor) => cursor.reader.new_leaf_data(),
-                    None => return Err(Error::invalid_argument("scan column out of range")),
-                },
+                Some(d) if all => d,
+                Some(d) => filter_rows(&d, cursor.max_def, cursor.max_rep, &keep),
+                None if kept.is_empty() => cursor.reader.new_leaf_data(),
                 None => rest
                     .next()
                     .ok_or_else(|| Error::invalid_argument("scan column out of range"))?,
@@ -1294,6 +1393,29 @@ impl OpenGroup<'_> {
             columns,
         }))
     }
+}
+
+/// Whether this build leaves dictionary ids ungathered (builds for size never do).
+fn variant_defers() -> bool {
+    !cfg!(parket_opt_size)
+}
+
+/// The rows of `rows` (ascending) whose entry in `keep` is true, as ranges.
+fn kept_rows(rows: &[Range<u64>], keep: &[bool]) -> Vec<Range<u64>> {
+    let mut out: Vec<Range<u64>> = Vec::new();
+    let mut k = keep.iter();
+    for r in rows {
+        for row in r.clone() {
+            if k.next() != Some(&true) {
+                continue;
+            }
+            match out.last_mut() {
+                Some(last) if last.end == row => last.end += 1,
+                _ => out.push(row..row + 1),
+            }
+        }
+    }
+    out
 }
 
 /// [`Cursor::rows`] of each cursor, on up to `threads` threads (the caller's one of them):
@@ -1401,6 +1523,10 @@ struct Cursor<'f> {
     /// The end of the rows the current [`Cursor::rows`] call takes.
     reach: u64,
     pages: usize,
+    /// A predicate column's: per leaf of the predicate, the truth of its test for each
+    /// entry of the chunk's dictionary ([`Predicate::dictionary_truths`]), made when a page
+    /// of ids is first evaluated (a chunk has one dictionary).
+    truths: Option<Vec<Option<Vec<bool>>>>,
 }
 
 impl<'f> Cursor<'f> {
@@ -1417,6 +1543,7 @@ impl<'f> Cursor<'f> {
             row: 0,
             reach: 0,
             pages: 0,
+            truths: None,
         }
     }
 
@@ -1484,6 +1611,75 @@ impl<'f> Cursor<'f> {
     /// Whether level position `i` holds a value.
     fn has_value(&self, i: usize) -> bool {
         self.max_def == 0 || self.buf.def_levels.get(i) == Some(&self.max_def)
+    }
+
+    /// Whether the current page's values are dictionary ids not yet gathered (a flat
+    /// column's dictionary-encoded BYTE_ARRAY page).
+    fn holds_ids(&self) -> bool {
+        self.max_rep == 0
+            && self.deferred.is_some()
+            && self.level < self.len()
+            && self.reader.deferred_ids().is_some()
+    }
+
+    /// Moves to row `row` (at or after the current one) and, when its page holds ids
+    /// ([`Cursor::holds_ids`]), gives the row after that page's last.
+    fn ids_until(&mut self, row: u64) -> Result<Option<u64>> {
+        if self.max_rep != 0 || !variant_defers() {
+            return Ok(None);
+        }
+        self.skip_to(row).map_err(|e| self.locate(e))?;
+        Ok(self
+            .holds_ids()
+            .then(|| self.row + (self.len() - self.level) as u64))
+    }
+
+    /// The definition levels and dictionary ids of `rows` (ascending, from the current row
+    /// on, within the current page, which [`Cursor::holds_ids`]), without moving; the first
+    /// time, the truths of the chunk's dictionary for predicate column `slot` of `p`.
+    fn peek_ids(
+        &mut self,
+        rows: &[Range<u64>],
+        p: &Predicate,
+        slot: usize,
+    ) -> Result<(Vec<u16>, Vec<u32>)> {
+        if self.truths.is_none() {
+            let Some((_, dict)) = self.reader.deferred_ids() else {
+                return Err(Error::invalid_argument("no dictionary ids to evaluate"));
+            };
+            self.truths = Some(
+                p.dictionary_truths(slot, dict)
+                    .map_err(|e| self.locate(e))?,
+            );
+        }
+        let Some((all, _)) = self.reader.deferred_ids() else {
+            return Err(Error::invalid_argument("no dictionary ids to evaluate"));
+        };
+        let len = self.len();
+        let n = rows.iter().map(|r| r.end - r.start).sum::<u64>() as usize;
+        let mut levels = Vec::with_capacity(if self.max_def > 0 { n } else { 0 });
+        let mut ids = Vec::with_capacity(n);
+        let (mut at, mut value, mut row) = (self.level, self.value, self.row);
+        let outside = || Error::invalid_argument("dictionary ids asked for outside their page");
+        for r in rows {
+            if r.start < row || r.end - row > (len - at) as u64 {
+                return Err(outside());
+            }
+            let skip = (r.start - row) as usize;
+            value += self.count_values(at, at + skip);
+            at += skip;
+            let take = (r.end - r.start) as usize;
+            let values = self.count_values(at, at + take);
+            if self.max_def > 0 {
+                levels
+                    .extend_from_slice(self.buf.def_levels.get(at..at + take).ok_or_else(outside)?);
+            }
+            ids.extend_from_slice(all.get(value..value + values).ok_or_else(outside)?);
+            at += take;
+            value += values;
+            row = r.end;
+        }
+        Ok((levels, ids))
     }
 
     /// Replaces the (consumed) buffer with the next data page; false at the chunk's end.

@@ -655,3 +655,169 @@ proptest! {
         }
     }
 }
+
+// ---- the converse: what says "every row matches" never says it of a row evaluation drops ----
+
+/// `keep` over `rows` of a batch, each range proven whole or not by `batch_all_true`.
+fn proven(p: &Predicate, cols: &[&Col], rows: core::ops::Range<usize>) -> bool {
+    let batches: Vec<Option<ColumnBatch<'_>>> = p
+        .columns()
+        .iter()
+        .map(|&c| {
+            let col = cols[c];
+            // The values of rows `rows`: those whose level says present before and within.
+            let before = col.levels[..rows.start].iter().filter(|&&d| d == 1).count();
+            let within = col.levels[rows.clone()].iter().filter(|&&d| d == 1).count();
+            Some(ColumnBatch {
+                values: col.values.as_ref().slice(before..before + within),
+                def_levels: &col.levels[rows.clone()],
+            })
+        })
+        .collect();
+    p.batch_all_true(&batches)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    #[test]
+    fn all_match_proofs_never_keep_a_dropped_row(
+        ints in proptest::collection::vec(proptest::option::of(-2i64..12), 1..40),
+        dbls in proptest::collection::vec(proptest::option::of(prop_oneof![
+            (-3i32..12).prop_map(f64::from), Just(f64::NAN), Just(-0.0), Just(0.5)]), 40),
+        strs in proptest::collection::vec(proptest::option::of("[a-f]{0,3}"), 40),
+        page in 1usize..9,
+        g in gen(),
+    ) {
+        let n = ints.len();
+        let schema = Schema::parse("message m { optional int64 i; optional double d; optional binary s (STRING); }").unwrap();
+        let cols = [
+            build(&ints, page, StatKind::Int64, |v, x| { v.extend_from(ValuesRef::Int64(&[*x])); }, || Values::Int64(vec![]), |_| false, false),
+            build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan(), false),
+            build(&strs[..n], page, StatKind::Bytes, |v, x: &alloc::string::String| {
+                let b: ByteArrays = [x.as_bytes()].into_iter().collect();
+                v.extend_from(ValuesRef::ByteArray(b.as_ref()));
+            }, || Values::ByteArray(ByteArrays::new()), |_| false, false),
+        ];
+        let t = text(&g);
+        let p = Predicate::parse(&t, &schema).unwrap();
+        let batches: Vec<ColumnBatch<'_>> = p.columns().iter().map(|&c| ColumnBatch {
+            values: cols[c].values.as_ref(), def_levels: &cols[c].levels }).collect();
+        let mut keep = Vec::new();
+        p.evaluate(&batches, &mut keep).unwrap();
+        let all = keep.iter().all(|k| *k);
+        let rg = testing_row_group(&[
+            (cols[0].stats.clone(), n as i64), (cols[1].stats.clone(), n as i64), (cols[2].stats.clone(), n as i64)]);
+        let orders = [ColumnOrder::TypeOrder; 3];
+        // Honest metadata: statistics and page indexes.
+        prop_assert!(all || !p.row_group_all_match(&rg, Some(&orders)), "{t}: statistics say all");
+        prop_assert!(all || !p.row_group_all_match(&rg, None), "{t}: statistics without orders say all");
+        let idx: Vec<_> = p.columns().iter().map(|&c| Some((&cols[c].ci, &cols[c].oi))).collect();
+        let (may, sure) = p.page_row_sets(&rg, Some(&orders), &idx);
+        prop_assert_eq!(&may, &p.page_row_ranges(&rg, Some(&orders), &idx));
+        for r in sure.ranges().iter().flat_map(|r| r.clone()) {
+            prop_assert!(keep[r as usize], "{t}: row {r} sure, evaluated false");
+            prop_assert!(may.contains(r), "{t}: row {r} sure, not in the may ranges");
+        }
+        // The batch's own values: whole, and every window of `page` rows.
+        let refs = [&cols[0], &cols[1], &cols[2]];
+        prop_assert!(all || !proven(&p, &refs, 0..n), "{t}: batch proven, not all true");
+        for s in (0..n).step_by(page) {
+            let e = (s + page).min(n);
+            if proven(&p, &refs, s..e) {
+                prop_assert!(keep[s..e].iter().all(|k| *k), "{t}: rows {s}..{e} proven");
+            }
+        }
+        // The strings as dictionary ids give what their values give.
+        if let Some(slot) = p.columns().iter().position(|&c| c == 2) {
+            let dict = &cols[2].dict;
+            let ids: Vec<u32> = (0..cols[2].values.len()).map(|i| {
+                let one = cols[2].values.as_ref().slice(i..i + 1);
+                (0..dict.len()).position(|j| dict.as_ref().slice(j..j + 1).bit_eq(&one)).unwrap() as u32
+            }).collect();
+            let truths = p.dictionary_truths(slot, crate::encoding::dictionary::Dict::from(dict.as_ref())).unwrap();
+            let inputs: Vec<_> = p.columns().iter().map(|&c| if c == 2 {
+                super::super::eval::Input::Ids { ids: &ids, def_levels: &cols[2].levels, truths: &truths }
+            } else {
+                super::super::eval::Input::Values(ColumnBatch { values: cols[c].values.as_ref(), def_levels: &cols[c].levels })
+            }).collect();
+            let mut by_ids = Vec::new();
+            p.evaluate_inputs(&inputs, &mut by_ids).unwrap();
+            prop_assert_eq!(&by_ids, &keep, "{}: by dictionary ids", t);
+        }
+    }
+}
+
+#[test]
+fn batches_proven_whole_by_their_own_values() {
+    let s = Schema::parse(
+        "message m { required int64 i; optional int32 u (INTEGER(32, false)); optional float f;
+         required binary s (STRING); required fixed_len_byte_array(2) h (FLOAT16);
+         optional int32 n; }",
+    )
+    .unwrap();
+    let strs: ByteArrays = ["b", "c", "bz"].into_iter().collect();
+    let halves = [0x00u8, 0x3c, 0x00, 0x3c, 0x00, 0x3c]; // 1.0 three times
+    let cols = [
+        ColumnBatch {
+            values: ValuesRef::Int64(&[3, 9, 5]),
+            def_levels: &[],
+        },
+        // 1, 4294967295 (-1 as bits), 7
+        ColumnBatch {
+            values: ValuesRef::Int32(&[1, -1, 7]),
+            def_levels: &[1, 1, 1],
+        },
+        ColumnBatch {
+            values: ValuesRef::Float(&[0.5, f32::NAN, -0.0]),
+            def_levels: &[1, 1, 1],
+        },
+        ColumnBatch {
+            values: ValuesRef::ByteArray(strs.as_ref()),
+            def_levels: &[],
+        },
+        ColumnBatch {
+            values: ValuesRef::FixedLenByteArray(
+                crate::values::FixedLenByteArraysRef::new(2, &halves).unwrap(),
+            ),
+            def_levels: &[],
+        },
+        ColumnBatch {
+            values: ValuesRef::Int32(&[]),
+            def_levels: &[0, 0, 0],
+        },
+    ];
+    let proves = |t: &str| {
+        let p = Predicate::parse(t, &s).unwrap();
+        let b: Vec<_> = p.columns().iter().map(|&c| Some(cols[c])).collect();
+        let all = p.batch_all_true(&b);
+        let mut keep = Vec::new();
+        p.evaluate(&b.iter().map(|x| x.unwrap()).collect::<Vec<_>>(), &mut keep)
+            .unwrap();
+        assert!(
+            !all || keep.iter().all(|k| *k),
+            "{t}: proven, evaluated {keep:?}"
+        );
+        all
+    };
+    assert!(proves("i >= 3 and i < 10"));
+    assert!(proves("i >= 3 or i in (1, 2)"));
+    assert!(!proves("i > 3"));
+    // Each leaf is judged alone: either may be false somewhere.
+    assert!(!proves("i in (3, 5, 9) or i > 3"));
+    assert!(proves("i != 40 and not i = 2"));
+    // Unsigned order: 4294967295 is the greatest.
+    assert!(proves("u >= 1 and u is not null"));
+    assert!(!proves("u < 4294967295"));
+    // A NaN is false for everything but !=.
+    assert!(!proves("f <= 0.5"));
+    assert!(proves("f != 7"));
+    assert!(proves("s >= 'b' and s <= 'c'"));
+    assert!(!proves("s > 'b'"));
+    // FLOAT16 values have no bounds here: only null tests prove.
+    assert!(!proves("h = 1"));
+    assert!(proves("h is not null"));
+    // Every row null: unknown for a comparison, true for IS NULL.
+    assert!(proves("n is null"));
+    assert!(!proves("n = 1"));
+    assert!(!proves("not n = 1"));
+}
