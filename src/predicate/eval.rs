@@ -199,8 +199,22 @@ impl Predicate {
                             ));
                         };
                         scratch.clear();
-                        // `check_input` checked every id against the table.
-                        scratch.extend(ids.iter().map(|&id| table.get(id as usize) == Some(&true)));
+                        let mut inside = true;
+                        scratch.extend(ids.iter().map(|&id| match table.get(id as usize) {
+                            Some(&v) => v,
+                            None => {
+                                inside = false;
+                                false
+                            }
+                        }));
+                        if !inside {
+                            return Err(Error::invalid_argument(format!(
+                                "predicate: column {}: a dictionary id past the dictionary's {} entries",
+                                slot.path,
+                                table.len()
+                            ))
+                            .in_column(&slot.path));
+                        }
                     }
                 }
                 if levels.is_empty() {
@@ -248,27 +262,19 @@ impl Predicate {
     }
 }
 
-/// The row count of an input, after checking it against its column: for ids, that the
-/// truth tables cover every id.
+/// The row count of an input, after checking it against its column (ids past the truth
+/// tables are an error where they are looked up).
 fn check_input(slot: &Slot, input: &Input<'_>) -> Result<usize> {
-    let (ids, def_levels, truths) = match input {
+    let (ids, def_levels) = match input {
         Input::Values(b) => return check_batch(slot, b),
         Input::Ids {
-            ids,
-            def_levels,
-            truths,
-        } => (ids, def_levels, truths),
+            ids, def_levels, ..
+        } => (ids, def_levels),
     };
     let bad = |what: alloc::string::String| {
         Error::invalid_argument(format!("predicate: column {}: {what}", slot.path))
             .in_column(&slot.path)
     };
-    let entries = truths.iter().flatten().map(Vec::len).min();
-    if let (Some(n), Some(&top)) = (entries, ids.iter().max()) {
-        if top as usize >= n {
-            return Err(bad(format!("dictionary id {top} of {n} entries")));
-        }
-    }
     if slot.max_def == 0 && def_levels.is_empty() {
         return Ok(ids.len());
     }
@@ -601,6 +607,42 @@ mod tests {
         assert_eq!(run(s, "f = 0.1", &batches), [t, x, x, x]);
         assert_eq!(run(s, "f >= 1e30", &batches), [x, x, t, x]);
         assert_eq!(run(s, "f <= 0", &batches), [x, x, x, t]);
+    }
+
+    #[test]
+    fn dictionary_ids_are_looked_up_and_checked() {
+        let s = Schema::parse("message m { optional binary s (STRING); }").unwrap();
+        let p = Predicate::parse("s IN ('b', 'c') OR s IS NULL", &s).unwrap();
+        let dict: ByteArrays = ["a", "b", "c"].into_iter().collect();
+        let truths = p
+            .dictionary_truths(0, Dict::from(ValuesRef::ByteArray(dict.as_ref())))
+            .unwrap();
+        assert_eq!(truths, [Some(vec![false, true, true]), None]);
+        let ids = |ids, def_levels| Input::Ids {
+            ids,
+            def_levels,
+            truths: &truths,
+        };
+        let mut keep = Vec::new();
+        // rows: a, null, c, b
+        p.evaluate_inputs(&[ids(&[0, 2, 1], &[1, 0, 1, 1])], &mut keep)
+            .unwrap();
+        assert_eq!(keep, [false, true, true, true]);
+        // An id past the dictionary, ids that do not fit the levels: errors.
+        let e = p
+            .evaluate_inputs(&[ids(&[0, 3, 1], &[1, 0, 1, 1])], &mut keep)
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("past the dictionary's 3 entries"),
+            "{e}"
+        );
+        assert!(p
+            .evaluate_inputs(&[ids(&[0, 2], &[1, 0, 1, 1])], &mut keep)
+            .is_err());
+        // A dictionary of another type.
+        assert!(p
+            .dictionary_truths(0, Dict::from(ValuesRef::Int32(&[1])))
+            .is_err());
     }
 
     #[test]
