@@ -32,6 +32,18 @@
 //! column, whose pages all stay, does). [`ScanBuilder::explain`] reports what each stage did
 //! ([`Explain`]); it plans through the same code as [`ScanBuilder::build`].
 //!
+//! The rows read are then evaluated, a batch at a time, with two shortcuts that give the same
+//! rows. Where the chunks' statistics or the column indexes say that every row matches (a
+//! range over a sorted column that covers whole pages), the batch's own values are checked
+//! instead: their exact min / max, nulls and NaNs must prove the predicate true for every
+//! row, else the rows are evaluated; so metadata that lies costs time, never rows (it is a
+//! hint here, as it is not in the pruning above, which trusts the metadata as arrow-rs and
+//! parquet-java do). A batch whose rows all match is handed out as read, as a scan without a
+//! predicate reads it. A predicate column whose page is dictionary-encoded BYTE_ARRAY is
+//! tested on the page's dictionary ids: each entry of the chunk's dictionary once, then one
+//! lookup per row (batches end with such a page); its strings are gathered only for the
+//! rows kept.
+//!
 //! ```
 //! # fn main() -> parket::Result<()> {
 //! # let bytes = parket::testing::corpus_file("alltypes_plain.parquet");
