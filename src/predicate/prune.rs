@@ -304,6 +304,11 @@ impl Predicate {
     }
 
     fn may_match(&self, facts: &[Facts]) -> bool {
+        self.outcomes(facts).has(T)
+    }
+
+    /// The root's outcome set, given each column's facts.
+    fn outcomes(&self, facts: &[Facts]) -> Outcomes {
         self.tree(&self.root, &mut |i| {
             let l = &self.leaves[i];
             match facts.get(l.slot) {
@@ -311,7 +316,6 @@ impl Predicate {
                 None => Outcomes::ALL,
             }
         })
-        .has(T)
     }
 
     fn chunk_facts(
@@ -362,12 +366,19 @@ impl Predicate {
         row_group: &RowGroup,
         column_orders: Option<&[ColumnOrder]>,
     ) -> bool {
-        let facts: Vec<Facts> = self
-            .slots
+        self.may_match(&self.row_group_facts(row_group, column_orders))
+    }
+
+    /// Each predicate column's facts from its chunk's statistics.
+    fn row_group_facts(
+        &self,
+        row_group: &RowGroup,
+        column_orders: Option<&[ColumnOrder]>,
+    ) -> Vec<Facts> {
+        self.slots
             .iter()
             .map(|s| self.chunk_facts(s, row_group, column_orders))
-            .collect();
-        self.may_match(&facts)
+            .collect()
     }
 
     /// Stage 2, dictionaries: `false` when no row can match, given the decoded dictionary of
@@ -575,12 +586,7 @@ impl Predicate {
         row_group: &RowGroup,
         column_orders: Option<&[ColumnOrder]>,
     ) -> bool {
-        let facts: Vec<Facts> = self
-            .slots
-            .iter()
-            .map(|s| self.chunk_facts(s, row_group, column_orders))
-            .collect();
-        self.only_true(&facts)
+        self.only_true(&self.row_group_facts(row_group, column_orders))
     }
 
     /// Whether the predicate is true for every row of a batch, from the batch's own values:
@@ -604,13 +610,7 @@ impl Predicate {
 
     /// Whether the root's outcome set, given each column's facts, holds nothing but true.
     fn only_true(&self, facts: &[Facts]) -> bool {
-        let o = self.tree(&self.root, &mut |i| {
-            let l = &self.leaves[i];
-            match facts.get(l.slot) {
-                Some(f) => leaf_outcomes(&self.slots[l.slot], &l.test, f),
-                None => Outcomes::ALL,
-            }
-        });
+        let o = self.outcomes(facts);
         o.has(T) && !o.has(F) && !o.has(U)
     }
 

@@ -599,35 +599,111 @@ fn build<T: Clone>(
     }
 }
 
+/// The property tests' schema and columns: `i` int64, `d` double, `s` string.
+fn three(
+    ints: &[Option<i64>],
+    dbls: &[Option<f64>],
+    strs: &[Option<alloc::string::String>],
+    page: usize,
+) -> (Schema, [Col; 3]) {
+    let schema = Schema::parse(
+        "message m { optional int64 i; optional double d; optional binary s (STRING); }",
+    )
+    .unwrap();
+    let cols = [
+        build(
+            ints,
+            page,
+            StatKind::Int64,
+            |v, x| {
+                v.extend_from(ValuesRef::Int64(&[*x]));
+            },
+            || Values::Int64(vec![]),
+            |_| false,
+            false,
+        ),
+        build(
+            dbls,
+            page,
+            StatKind::Double,
+            |v, x| {
+                v.extend_from(ValuesRef::Double(&[*x]));
+            },
+            || Values::Double(vec![]),
+            |x| x.is_nan(),
+            false,
+        ),
+        build(
+            strs,
+            page,
+            StatKind::Bytes,
+            |v, x: &alloc::string::String| {
+                let b: ByteArrays = [x.as_bytes()].into_iter().collect();
+                v.extend_from(ValuesRef::ByteArray(b.as_ref()));
+            },
+            || Values::ByteArray(ByteArrays::new()),
+            |_| false,
+            false,
+        ),
+    ];
+    (schema, cols)
+}
+
+/// The property tests' inputs: the three columns' rows (as long as `ints`), the page size
+/// of their indexes and a predicate.
+#[allow(clippy::type_complexity)]
+fn inputs() -> impl Strategy<
+    Value = (
+        Vec<Option<i64>>,
+        Vec<Option<f64>>,
+        Vec<Option<alloc::string::String>>,
+        usize,
+        Gen,
+    ),
+> {
+    let dbl = prop_oneof![
+        (-3i32..12).prop_map(f64::from),
+        Just(f64::NAN),
+        Just(-0.0),
+        Just(0.5)
+    ];
+    (
+        proptest::collection::vec(proptest::option::of(-2i64..12), 1..40),
+        proptest::collection::vec(proptest::option::of(dbl), 40),
+        proptest::collection::vec(proptest::option::of("[a-f]{0,3}"), 40),
+        1usize..9,
+        gen(),
+    )
+}
+
+/// Whether `p` is true for each row of `cols`.
+fn evaluated(p: &Predicate, cols: &[Col; 3]) -> Vec<bool> {
+    let batches: Vec<ColumnBatch<'_>> = p
+        .columns()
+        .iter()
+        .map(|&c| ColumnBatch {
+            values: cols[c].values.as_ref(),
+            def_levels: &cols[c].levels,
+        })
+        .collect();
+    let mut keep = Vec::new();
+    p.evaluate(&batches, &mut keep).unwrap();
+    keep
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
     fn pruning_never_drops_a_kept_row(
-        ints in proptest::collection::vec(proptest::option::of(-2i64..12), 1..40),
-        dbls in proptest::collection::vec(proptest::option::of(prop_oneof![
-            (-3i32..12).prop_map(f64::from), Just(f64::NAN), Just(-0.0), Just(0.5)]), 40),
-        strs in proptest::collection::vec(proptest::option::of("[a-f]{0,3}"), 40),
-        page in 1usize..9,
-        g in gen(),
+        (ints, dbls, strs, page, g) in inputs(),
     ) {
         let n = ints.len();
-        let schema = Schema::parse("message m { optional int64 i; optional double d; optional binary s (STRING); }").unwrap();
-        let cols = [
-            build(&ints, page, StatKind::Int64, |v, x| { v.extend_from(ValuesRef::Int64(&[*x])); }, || Values::Int64(vec![]), |_| false, false),
-            build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan(), false),
-            build(&strs[..n], page, StatKind::Bytes, |v, x: &alloc::string::String| {
-                let b: ByteArrays = [x.as_bytes()].into_iter().collect();
-                v.extend_from(ValuesRef::ByteArray(b.as_ref()));
-            }, || Values::ByteArray(ByteArrays::new()), |_| false, false),
-        ];
+        let (schema, cols) = three(&ints, &dbls[..n], &strs[..n], page);
         // The doubles again under IEEE_754_TOTAL_ORDER (NaN bounds when all are NaN).
         let total = build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan(), true);
         let t = text(&g);
         let p = Predicate::parse(&t, &schema).unwrap();
-        let batches: Vec<ColumnBatch<'_>> = p.columns().iter().map(|&c| ColumnBatch {
-            values: cols[c].values.as_ref(), def_levels: &cols[c].levels }).collect();
-        let mut keep = Vec::new();
-        p.evaluate(&batches, &mut keep).unwrap();
+        let keep = evaluated(&p, &cols);
         let kept: Vec<u64> = keep.iter().enumerate().filter(|(_, k)| **k).map(|(i, _)| i as u64).collect();
         let rg = testing_row_group(&[
             (cols[0].stats.clone(), n as i64), (cols[1].stats.clone(), n as i64), (cols[2].stats.clone(), n as i64)]);
@@ -681,29 +757,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
     #[test]
     fn all_match_proofs_never_keep_a_dropped_row(
-        ints in proptest::collection::vec(proptest::option::of(-2i64..12), 1..40),
-        dbls in proptest::collection::vec(proptest::option::of(prop_oneof![
-            (-3i32..12).prop_map(f64::from), Just(f64::NAN), Just(-0.0), Just(0.5)]), 40),
-        strs in proptest::collection::vec(proptest::option::of("[a-f]{0,3}"), 40),
-        page in 1usize..9,
-        g in gen(),
+        (ints, dbls, strs, page, g) in inputs(),
     ) {
         let n = ints.len();
-        let schema = Schema::parse("message m { optional int64 i; optional double d; optional binary s (STRING); }").unwrap();
-        let cols = [
-            build(&ints, page, StatKind::Int64, |v, x| { v.extend_from(ValuesRef::Int64(&[*x])); }, || Values::Int64(vec![]), |_| false, false),
-            build(&dbls[..n], page, StatKind::Double, |v, x| { v.extend_from(ValuesRef::Double(&[*x])); }, || Values::Double(vec![]), |x| x.is_nan(), false),
-            build(&strs[..n], page, StatKind::Bytes, |v, x: &alloc::string::String| {
-                let b: ByteArrays = [x.as_bytes()].into_iter().collect();
-                v.extend_from(ValuesRef::ByteArray(b.as_ref()));
-            }, || Values::ByteArray(ByteArrays::new()), |_| false, false),
-        ];
+        let (schema, cols) = three(&ints, &dbls[..n], &strs[..n], page);
         let t = text(&g);
         let p = Predicate::parse(&t, &schema).unwrap();
-        let batches: Vec<ColumnBatch<'_>> = p.columns().iter().map(|&c| ColumnBatch {
-            values: cols[c].values.as_ref(), def_levels: &cols[c].levels }).collect();
-        let mut keep = Vec::new();
-        p.evaluate(&batches, &mut keep).unwrap();
+        let keep = evaluated(&p, &cols);
         let all = keep.iter().all(|k| *k);
         let rg = testing_row_group(&[
             (cols[0].stats.clone(), n as i64), (cols[1].stats.clone(), n as i64), (cols[2].stats.clone(), n as i64)]);
