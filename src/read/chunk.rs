@@ -561,6 +561,28 @@ impl<'a> ColumnChunkReader<'a> {
     }
 
     /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
+    /// leaves its values as indices ([`ColumnChunkReader::deferred_indices`]; `out` gets its
+    /// levels only): the typed reader builds each `String` straight from the dictionary
+    /// entry, without gathering the page's bytes first. Other pages decode as
+    /// `append_page`'s do.
+    pub(crate) fn append_page_indices(&mut self, out: &mut LeafData) -> Result<bool> {
+        self.stream.decoder.defer_byte_array_gather(true);
+        self.stream.decoder.defer_plain(false);
+        match self.stream.next_data_page(out) {
+            Ok(page) => Ok(page.is_some()),
+            Err(e) => Err(self.locate(e)),
+        }
+    }
+
+    /// The dictionary indices of the last page [`ColumnChunkReader::append_page_indices`]
+    /// left as indices (each checked against the dictionary); `None` when it decoded its
+    /// values.
+    pub(crate) fn deferred_indices(&self) -> Option<&[u32]> {
+        let d = &self.stream.decoder;
+        d.dict().and(d.deferred_indices())
+    }
+
+    /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
     /// leaves its values as indices, and a page of PLAIN fixed-width values or of PLAIN,
     /// DELTA_LENGTH_BYTE_ARRAY or DELTA_BYTE_ARRAY byte arrays leaves them encoded (checked;
     /// `out` gets its levels only): the caller takes the values it keeps, in order, with
