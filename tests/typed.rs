@@ -336,35 +336,49 @@ fn null_in_required_field_errors_at_that_row() {
     assert!(rows.next().is_none());
 }
 
+/// A BYTE_ARRAY column `s` with no annotation, written from bytes ...
+#[derive(Record, Debug)]
+struct RawS {
+    s: Vec<u8>,
+}
+
+/// ... and read as text.
+#[derive(Record, Debug)]
+struct TextS {
+    s: String,
+}
+
+/// Reads `bytes` (of [`RawS`] rows) as [`TextS`]: the rows `good` first, then an error
+/// naming UTF-8 and the column, then nothing.
+fn text_until_not_utf8(bytes: &[u8], good: &[RawS]) {
+    let file = FileReader::from_bytes(bytes).unwrap();
+    let mut read = file.read_typed::<TextS>().unwrap();
+    for (i, want) in good.iter().enumerate() {
+        assert_eq!(
+            read.next().unwrap().unwrap().s.as_bytes(),
+            &want.s[..],
+            "row {i}"
+        );
+    }
+    let e = read.next().unwrap().unwrap_err().to_string();
+    assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
+    assert!(read.next().is_none());
+}
+
 /// A `String` field checks a page's bytes as UTF-8 once, as a whole: the values before a
 /// bad one still read, the bad one is an error at its row, and a value that splits a
 /// character is no text even where the page's bytes together are (here "é", 0xC3 0xA9,
 /// as two values).
 #[test]
 fn string_fields_reject_what_is_not_utf8_at_its_row() {
-    #[derive(Record, Debug)]
-    struct File {
-        s: Vec<u8>,
-    }
-    #[derive(Record, Debug)]
-    struct Text {
-        s: String,
-    }
     for (values, good) in [
         (&[&b"ok"[..], "é".as_bytes(), b"\xff", b"after"][..], 2),
         (&[&b"ok"[..], b"\xc3", b"\xa9"][..], 1),
     ] {
         for dictionary in [false, true] {
-            let rows: Vec<File> = values.iter().map(|v| File { s: v.to_vec() }).collect();
+            let rows: Vec<RawS> = values.iter().map(|v| RawS { s: v.to_vec() }).collect();
             let bytes = write(&rows, WriteOptions::default().dictionary(dictionary));
-            let file = FileReader::from_bytes(&bytes).unwrap();
-            let mut read = file.read_typed::<Text>().unwrap();
-            for v in &values[..good] {
-                assert_eq!(read.next().unwrap().unwrap().s.as_bytes(), *v);
-            }
-            let e = read.next().unwrap().unwrap_err().to_string();
-            assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
-            assert!(read.next().is_none());
+            text_until_not_utf8(&bytes, &rows[..good]);
         }
     }
 }
@@ -441,17 +455,9 @@ fn strings_from_dictionary_pages_then_plain_pages_mid_chunk() {
     }
 
     // Not UTF-8 in a PLAIN page after the dictionary ones: an error at its row.
-    #[derive(Record, Debug)]
-    struct File {
-        s: Vec<u8>,
-    }
-    #[derive(Record, Debug)]
-    struct Text {
-        s: String,
-    }
     let bad = 3_000;
-    let rows: Vec<File> = (0..4_000)
-        .map(|i| File {
+    let rows: Vec<RawS> = (0..4_000)
+        .map(|i| RawS {
             s: if i == bad {
                 b"\xc3(".to_vec()
             } else {
@@ -463,18 +469,7 @@ fn strings_from_dictionary_pages_then_plain_pages_mid_chunk() {
         .dictionary_page_size_limit(2_000)
         .max_rows_per_page(100);
     let bytes = write_chunked(&rows, 50, options);
-    let file = FileReader::from_bytes(&bytes).unwrap();
-    let mut read = file.read_typed::<Text>().unwrap();
-    for (i, want) in rows[..bad].iter().enumerate() {
-        assert_eq!(
-            read.next().unwrap().unwrap().s.as_bytes(),
-            &want.s[..],
-            "row {i}"
-        );
-    }
-    let e = read.next().unwrap().unwrap_err().to_string();
-    assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
-    assert!(read.next().is_none());
+    text_until_not_utf8(&bytes, &rows[..bad]);
 }
 
 /// The chunk statistics' null_count of a leaf under a list counts the empty lists too:
