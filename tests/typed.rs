@@ -146,6 +146,17 @@ fn write<T: Record>(rows: &[T], options: WriteOptions) -> Vec<u8> {
     w.into_inner()
 }
 
+/// [`write`], `chunk` rows per call (the writer sees a dictionary outgrow its limit after
+/// some pages were written with it).
+fn write_chunked<T: Record>(rows: &[T], chunk: usize, options: WriteOptions) -> Vec<u8> {
+    let mut w = TypedWriter::<T, _>::new(Vec::new(), options).unwrap();
+    for rows in rows.chunks(chunk) {
+        w.write(rows).unwrap();
+    }
+    w.finish().unwrap();
+    w.into_inner()
+}
+
 #[test]
 fn every_type_round_trips() {
     let rows: Vec<Row> = (0..50).map(row).collect();
@@ -325,37 +336,140 @@ fn null_in_required_field_errors_at_that_row() {
     assert!(rows.next().is_none());
 }
 
+/// A BYTE_ARRAY column `s` with no annotation, written from bytes ...
+#[derive(Record, Debug)]
+struct RawS {
+    s: Vec<u8>,
+}
+
+/// ... and read as text.
+#[derive(Record, Debug)]
+struct TextS {
+    s: String,
+}
+
+/// Reads `bytes` (of [`RawS`] rows) as [`TextS`]: the rows `good` first, then an error
+/// naming UTF-8 and the column, then nothing.
+fn text_until_not_utf8(bytes: &[u8], good: &[RawS]) {
+    let file = FileReader::from_bytes(bytes).unwrap();
+    let mut read = file.read_typed::<TextS>().unwrap();
+    for (i, want) in good.iter().enumerate() {
+        assert_eq!(
+            read.next().unwrap().unwrap().s.as_bytes(),
+            &want.s[..],
+            "row {i}"
+        );
+    }
+    let e = read.next().unwrap().unwrap_err().to_string();
+    assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
+    assert!(read.next().is_none());
+}
+
 /// A `String` field checks a page's bytes as UTF-8 once, as a whole: the values before a
 /// bad one still read, the bad one is an error at its row, and a value that splits a
 /// character is no text even where the page's bytes together are (here "é", 0xC3 0xA9,
 /// as two values).
 #[test]
 fn string_fields_reject_what_is_not_utf8_at_its_row() {
-    #[derive(Record, Debug)]
-    struct File {
-        s: Vec<u8>,
-    }
-    #[derive(Record, Debug)]
-    struct Text {
-        s: String,
-    }
     for (values, good) in [
         (&[&b"ok"[..], "é".as_bytes(), b"\xff", b"after"][..], 2),
         (&[&b"ok"[..], b"\xc3", b"\xa9"][..], 1),
     ] {
         for dictionary in [false, true] {
-            let rows: Vec<File> = values.iter().map(|v| File { s: v.to_vec() }).collect();
+            let rows: Vec<RawS> = values.iter().map(|v| RawS { s: v.to_vec() }).collect();
             let bytes = write(&rows, WriteOptions::default().dictionary(dictionary));
-            let file = FileReader::from_bytes(&bytes).unwrap();
-            let mut read = file.read_typed::<Text>().unwrap();
-            for v in &values[..good] {
-                assert_eq!(read.next().unwrap().unwrap().s.as_bytes(), *v);
-            }
-            let e = read.next().unwrap().unwrap_err().to_string();
-            assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
-            assert!(read.next().is_none());
+            text_until_not_utf8(&bytes, &rows[..good]);
         }
     }
+}
+
+/// `String` fields are made straight from a dictionary-encoded page's entries (the
+/// chunk's dictionary checked as UTF-8 once): a chunk whose dictionary outgrows its limit
+/// goes on in PLAIN pages (as pyarrow's and parquet-java's writers do), and both kinds of
+/// page, over several pages, batches and row groups, read back the strings written; a
+/// value that is not UTF-8 in the PLAIN pages after the dictionary ones ends the read at
+/// its row.
+#[test]
+fn strings_from_dictionary_pages_then_plain_pages_mid_chunk() {
+    use parket::format::{Encoding, PageType};
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Item {
+        id: String,
+        n: i32,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Row {
+        name: String,
+        tag: Option<String>,
+        items: Vec<Item>,
+    }
+    let rows: Vec<Row> = (0..4_000)
+        .map(|i| Row {
+            // Few distinct names (the dictionary holds them all), many distinct tags and
+            // ids (the dictionary outgrows its limit and the chunk falls back to PLAIN).
+            name: format!("name-{}", i % 7),
+            // Few distinct values in the first 600 rows, then a new one in every row.
+            tag: (i % 3 != 0).then(|| format!("tag-{}-é", if i < 600 { i % 5 } else { i })),
+            items: (0..i % 9)
+                .map(|k| Item {
+                    id: format!("id-{}", if i < 600 { k } else { (i * 13 + k) % 2_000 }),
+                    n: i * k,
+                })
+                .collect(),
+        })
+        .collect();
+    for rg_rows in [1_500, 10_000] {
+        let options = WriteOptions::default()
+            .dictionary_page_size_limit(2_000)
+            .row_group_rows(rg_rows)
+            .max_rows_per_page(83);
+        let bytes = write_chunked(&rows, 50, options);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        // The tag and id chunks hold dictionary pages, then PLAIN ones.
+        let meta = &file.metadata().row_groups[0].columns;
+        for c in [1, 2] {
+            let stats = meta[c]
+                .meta_data
+                .as_ref()
+                .unwrap()
+                .encoding_stats
+                .clone()
+                .unwrap();
+            let data = |e: Encoding| {
+                stats
+                    .iter()
+                    .any(|s| s.page_type != PageType::DictionaryPage && s.encoding == e)
+            };
+            assert!(data(Encoding::Plain), "column {c}: {stats:?}");
+            assert!(
+                data(Encoding::RleDictionary) || data(Encoding::PlainDictionary),
+                "column {c}: {stats:?}"
+            );
+        }
+        let back: Vec<Row> = file
+            .read_typed::<Row>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        assert!(back == rows, "row groups of {rg_rows}");
+    }
+
+    // Not UTF-8 in a PLAIN page after the dictionary ones: an error at its row.
+    let bad = 3_000;
+    let rows: Vec<RawS> = (0..4_000)
+        .map(|i| RawS {
+            s: if i == bad {
+                b"\xc3(".to_vec()
+            } else {
+                format!("v{i}").into_bytes()
+            },
+        })
+        .collect();
+    let options = WriteOptions::default()
+        .dictionary_page_size_limit(2_000)
+        .max_rows_per_page(100);
+    let bytes = write_chunked(&rows, 50, options);
+    text_until_not_utf8(&bytes, &rows[..bad]);
 }
 
 /// The chunk statistics' null_count of a leaf under a list counts the empty lists too:
@@ -966,7 +1080,7 @@ fn a_null_in_a_required_field_far_into_the_file_names_its_row() {
         .statistics(false)
         .row_group_rows(6_000)
         .max_rows_per_page(100);
-    let bytes = write(&rows, options);
+    let bytes = write_chunked(&rows, 50, options);
     let file = FileReader::from_bytes(&bytes).unwrap();
     for (read, bad, field) in [
         (

@@ -552,12 +552,35 @@ impl<'a> ColumnChunkReader<'a> {
     /// [`ColumnChunkReader::new_leaf_data`]); false at the end of the chunk. For readers that
     /// take whole pages and never call [`ColumnChunkReader::next_batch`] (streamed records).
     pub(crate) fn append_page(&mut self, out: &mut LeafData) -> Result<bool> {
-        self.stream.decoder.defer_byte_array_gather(false);
-        self.stream.decoder.defer_plain(false);
+        self.append_page_as(out, false, false)
+    }
+
+    /// The next data page into `out`, its dictionary-encoded BYTE_ARRAY values left as
+    /// indices where `indices`, its PLAIN values left encoded where `plain`.
+    fn append_page_as(&mut self, out: &mut LeafData, indices: bool, plain: bool) -> Result<bool> {
+        self.stream.decoder.defer_byte_array_gather(indices);
+        self.stream.decoder.defer_plain(plain);
         match self.stream.next_data_page(out) {
             Ok(page) => Ok(page.is_some()),
             Err(e) => Err(self.locate(e)),
         }
+    }
+
+    /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
+    /// leaves its values as indices ([`ColumnChunkReader::deferred_indices`]; `out` gets its
+    /// levels only): the typed reader builds each `String` straight from the dictionary
+    /// entry, without gathering the page's bytes first. Other pages decode as
+    /// `append_page`'s do.
+    pub(crate) fn append_page_indices(&mut self, out: &mut LeafData) -> Result<bool> {
+        self.append_page_as(out, true, false)
+    }
+
+    /// The dictionary indices of the last page [`ColumnChunkReader::append_page_indices`]
+    /// left as indices (each checked against the dictionary); `None` when it decoded its
+    /// values.
+    pub(crate) fn deferred_indices(&self) -> Option<&[u32]> {
+        let d = &self.stream.decoder;
+        d.dict().and(d.deferred_indices())
     }
 
     /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded BYTE_ARRAY page
@@ -567,12 +590,7 @@ impl<'a> ColumnChunkReader<'a> {
     /// [`ColumnChunkReader::gather_deferred`], straight into its output, instead of decoding
     /// the whole page and copying from it.
     pub(crate) fn append_page_deferred(&mut self, out: &mut LeafData) -> Result<bool> {
-        self.stream.decoder.defer_byte_array_gather(true);
-        self.stream.decoder.defer_plain(true);
-        match self.stream.next_data_page(out) {
-            Ok(page) => Ok(page.is_some()),
-            Err(e) => Err(self.locate(e)),
-        }
+        self.append_page_as(out, true, true)
     }
 
     /// With `on`, the PLAIN fixed-width values of SNAPPY pages that

@@ -14,8 +14,8 @@ use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
 use crate::typed::{
-    read_field, read_member_many, Attrs, Binder, CursorState, PageSource, Plan, Record, Row,
-    MAX_BATCH,
+    read_field, read_member_many, Attrs, Binder, CursorState, DictStrings, PageSource, Plan,
+    Record, Row, MAX_BATCH,
 };
 use crate::values::LeafData;
 
@@ -79,6 +79,7 @@ impl<'a> FileReader<'a> {
             file: self,
             plan,
             columns: b.columns,
+            text: b.text,
             max_defs,
             paths,
             next_rg: 0,
@@ -100,6 +101,8 @@ pub struct TypedRecords<'f, 'a, T> {
     file: &'f FileReader<'a>,
     plan: Plan,
     columns: Vec<usize>,
+    /// The cursors of `String` fields ([`Binder::text`]).
+    text: Vec<usize>,
     max_defs: Vec<u16>,
     paths: Vec<String>,
     next_rg: usize,
@@ -152,7 +155,8 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             match readers {
                 Ok(readers) => {
                     let empty = readers.iter().map(|r| r.new_leaf_data()).collect();
-                    self.cursors = CursorState::new(empty, &self.max_defs, &self.paths);
+                    self.cursors =
+                        CursorState::new(empty, &self.max_defs, &self.paths).with_text(&self.text);
                     self.chunks = Chunks(readers);
                 }
                 Err(e) => {
@@ -213,10 +217,28 @@ impl<T: Record> TypedRecords<'_, '_, T> {
 struct Chunks<'f>(Vec<ColumnChunkReader<'f>>);
 
 impl PageSource for Chunks<'_> {
-    fn next_page(&mut self, i: usize, out: &mut LeafData) -> Result<bool> {
-        match self.0.get_mut(i) {
-            Some(r) => r.append_page(out),
-            None => Err(Error::invalid_argument("plan cursor out of range")),
+    fn next_page(
+        &mut self,
+        i: usize,
+        out: &mut LeafData,
+        strs: Option<&mut DictStrings>,
+    ) -> Result<bool> {
+        let Some(r) = self.0.get_mut(i) else {
+            return Err(Error::invalid_argument("plan cursor out of range"));
+        };
+        let Some(strs) = strs else {
+            return r.append_page(out);
+        };
+        if !r.append_page_indices(out)? {
+            return Ok(false);
         }
+        let n = match r.deferred_indices() {
+            Some(indices) if strs.take_page(indices, || r.dictionary()) => return Ok(true),
+            Some(indices) => indices.len(),
+            None => return Ok(true),
+        };
+        // A dictionary that is not UTF-8: the values, for the reads to find which is not.
+        r.gather_deferred(0..n, n, &mut out.values)?;
+        Ok(true)
     }
 }

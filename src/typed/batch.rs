@@ -445,6 +445,26 @@ impl ColumnCursors<'_> {
         out: &mut Vec<S::Out>,
     ) -> Result<bool> {
         let c = self.curs.get_mut(i).ok_or_else(miss)?;
+        if let Some(super::DictStrings {
+            idx,
+            on: true,
+            dict: Some(Some(text)),
+        }) = &c.strs
+        {
+            // Straight from the dictionary entries.
+            let idx = idx.get(c.val..).unwrap_or(&[]);
+            let (l, v) = leaf_loop::<S, _>(
+                c.max_def,
+                c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+                slots,
+                idx.len(),
+                out,
+                |k| super::DictStrings::entry(text, *idx.get(k)?).map(alloc::string::String::from),
+            )?;
+            c.lvl += l;
+            c.val += v;
+            return Ok(true);
+        }
         let Values::ByteArray(b) = &mut c.leaf.values else {
             return Ok(false);
         };

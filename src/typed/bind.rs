@@ -16,6 +16,8 @@ pub struct Binder<'s> {
     fields: Vec<String>,
     /// ColumnCursors of leaf-level nullable plans under required fields: (cursor, field, column).
     pub required_over_optional: Vec<(usize, String, String)>,
+    /// The cursors of `String` fields, whose values are read as text only.
+    pub text: Vec<usize>,
 }
 
 impl<'s> Binder<'s> {
@@ -26,6 +28,7 @@ impl<'s> Binder<'s> {
             columns: Vec::new(),
             fields: Vec::new(),
             required_over_optional: Vec::new(),
+            text: Vec::new(),
         }
     }
 

@@ -9,8 +9,67 @@ use super::*;
 #[doc(hidden)]
 pub trait PageSource {
     /// Appends the next page of cursor `i`'s column (levels and values) to `out`; false at
-    /// the end of its chunk.
-    fn next_page(&mut self, i: usize, out: &mut LeafData) -> Result<bool>;
+    /// the end of its chunk. With `strs` (a cursor of a `String` field), a
+    /// dictionary-encoded page may leave its values as indices into `strs`
+    /// ([`DictStrings::take_page`]) instead.
+    fn next_page(
+        &mut self,
+        i: usize,
+        out: &mut LeafData,
+        strs: Option<&mut DictStrings>,
+    ) -> Result<bool>;
+}
+
+/// The values of a `String` field's cursor left as dictionary indices: each `String` is
+/// made straight from its dictionary entry, with no copy of the page's bytes in between.
+/// The chunk's dictionary is checked as UTF-8 once, as a whole (an entry is then UTF-8
+/// where its bounds fall on character boundaries, which each read checks).
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct DictStrings {
+    /// The current page's values as indices into `dict` (when `on`).
+    pub(super) idx: Vec<u32>,
+    pub(super) on: bool,
+    /// The chunk's dictionary entries, all their bytes and where each starts (`None`: not
+    /// read yet; `Some(None)`: not UTF-8, so pages are decoded as values).
+    pub(super) dict: Option<Option<(String, Vec<usize>)>>,
+}
+
+impl DictStrings {
+    /// Takes the dictionary indices of a page (`dict` gives the chunk's dictionary, asked
+    /// once per chunk): false where that dictionary is not UTF-8 text (the caller then
+    /// decodes the page's values).
+    pub(crate) fn take_page<'d>(
+        &mut self,
+        indices: &[u32],
+        dict: impl FnOnce() -> Option<alloc::borrow::Cow<'d, Values>>,
+    ) -> bool {
+        let text = self.dict.get_or_insert_with(|| match dict() {
+            Some(d) => match d.into_owned() {
+                Values::ByteArray(b) => {
+                    let (offsets, data) = b.into_parts();
+                    String::from_utf8(data).ok().map(|t| (t, offsets))
+                }
+                _ => None,
+            },
+            None => None,
+        });
+        if text.is_none() {
+            return false;
+        }
+        self.idx.clear();
+        self.idx.extend_from_slice(indices);
+        self.on = true;
+        true
+    }
+
+    /// Dictionary entry `j` as text (`None`: past the end, or its bounds split a character).
+    #[inline(always)]
+    pub(super) fn entry(text: &(String, Vec<usize>), j: u32) -> Option<&str> {
+        let j = j as usize;
+        let (&start, &end) = (text.1.get(j)?, text.1.get(j + 1)?);
+        text.0.get(start..end)
+    }
 }
 
 /// One bound column: the levels and values of its current page(s), and where reading is.
@@ -26,6 +85,10 @@ pub struct ColumnCursor {
     /// The data bytes of a BYTE_ARRAY page read into `String`s, checked as UTF-8 once for
     /// the whole page ([`ColumnCursors::take_str`]) and moved back on refill.
     pub(super) text: Text,
+    /// A `String` field's cursor: its pages' values may be dictionary indices instead.
+    /// Only `String` reads (`take_str`, `strings_many`) read such a cursor (a cursor feeds
+    /// one field).
+    pub(super) strs: Option<DictStrings>,
 }
 
 /// Whether a cursor's page bytes were checked as UTF-8 ([`ColumnCursors::take_str`]).
@@ -112,10 +175,22 @@ impl CursorState {
                     lvl: 0,
                     val: 0,
                     text: Text::Unchecked,
+                    strs: None,
                 })
                 .collect(),
             paths: paths.to_vec(),
         }
+    }
+
+    /// Marks `curs` (those of `String` fields, [`Binder::text`]) as cursors whose pages a
+    /// [`PageSource`] may give as dictionary indices ([`DictStrings`]).
+    pub fn with_text(mut self, curs: &[usize]) -> CursorState {
+        for &i in curs {
+            if let Some(c) = self.curs.get_mut(i) {
+                c.strs = Some(DictStrings::default());
+            }
+        }
+        self
     }
 
     /// The cursors, refilled from `source` page by page as rows need them (`None`: the
@@ -182,12 +257,12 @@ impl ColumnCursors<'_> {
             let (len, at) = if c.max_def > 0 {
                 (c.leaf.def_levels.len(), c.lvl)
             } else {
-                (c.leaf.values.len(), c.val)
+                (c.nvals, c.val)
             };
             if at < len {
                 return Ok(true);
             }
-            if c.val != c.leaf.values.len() {
+            if c.val != c.nvals {
                 let path = self.paths.get(i).map_or("?", |s| s.as_str());
                 return Err(
                     Error::out_of_spec("a page has more values than its levels say")
@@ -202,10 +277,16 @@ impl ColumnCursors<'_> {
             c.val = 0;
             c.lvl = 0;
             c.nvals = 0;
-            if !source.next_page(i, &mut c.leaf)? {
+            if let Some(s) = &mut c.strs {
+                s.on = false;
+            }
+            if !source.next_page(i, &mut c.leaf, c.strs.as_mut())? {
                 return Ok(false);
             }
-            c.nvals = c.leaf.values.len();
+            c.nvals = match &c.strs {
+                Some(s) if s.on => s.idx.len(),
+                _ => c.leaf.values.len(),
+            };
             if c.max_def > 0 {
                 c.lvl = over;
             } else {
@@ -405,6 +486,17 @@ impl ColumnCursors<'_> {
         let Some(c) = self.curs.get_mut(i) else {
             return Err(no_cursor());
         };
+        if let Some(DictStrings {
+            idx,
+            on: true,
+            dict: Some(Some(text)),
+        }) = &c.strs
+        {
+            return match idx.get(k) {
+                Some(&j) => Ok(DictStrings::entry(text, j)),
+                None => Err(few_values(paths, i)),
+            };
+        }
         let Values::ByteArray(b) = &mut c.leaf.values else {
             return Ok(None);
         };

@@ -611,7 +611,7 @@ impl Field for String {
     fn bind(b: &mut Binder<'_>, node: usize, attrs: &Attrs) -> Result<Plan> {
         let json = attrs.annotation == Annotation::Json;
         let plain = attrs.annotation == Annotation::None;
-        leaf_plan(
+        let plan = leaf_plan(
             b,
             node,
             |p, _, l| {
@@ -623,7 +623,11 @@ impl Field for String {
                     }
             },
             "String",
-        )
+        )?;
+        if let Plan::Leaf { cur, .. } = plan {
+            b.text.push(cur);
+        }
+        Ok(plan)
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         let cur = leaf_cur(plan)?;
