@@ -174,6 +174,16 @@ impl ThriftType for bool {
     fn write_field(&self, w: &mut Writer<'_>, id: i16) {
         w.bool_field(id, *self)
     }
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_req(r: &mut Reader<'_>, wire: u8, slot: &mut Self, _: &'static Ctx) {
+        *slot = super::compact::__read_int(r, wire) != 0;
+    }
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_opt(r: &mut Reader<'_>, wire: u8, slot: &mut Option<Self>, _: &'static Ctx) {
+        *slot = Some(super::compact::__read_int(r, wire) != 0);
+    }
 }
 
 macro_rules! scalar_codec {
@@ -189,12 +199,43 @@ macro_rules! scalar_codec {
             }
         }
     };
+    // An integer type: the compact struct decoder reads its fields through one function for
+    // every integer type (and bool), `compact::__read_int`, instead of an instance each.
+    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident, int) => {
+        impl ThriftType for $t {
+            const TY: Ty = Ty::$ty;
+            const WIRE: u8 = $wire;
+            fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+                r.$read()
+            }
+            fn write(&self, w: &mut Writer<'_>) {
+                w.$write(*self)
+            }
+            #[cfg(any(parket_opt_size, test))]
+            #[inline(always)]
+            fn __compact_req(r: &mut Reader<'_>, wire: u8, slot: &mut Self, _: &'static Ctx) {
+                // In range: `__read_int` range-checks the value for the wire type, which
+                // `__StructState::next` matched with this type's.
+                *slot = super::compact::__read_int(r, wire) as $t;
+            }
+            #[cfg(any(parket_opt_size, test))]
+            #[inline(always)]
+            fn __compact_opt(
+                r: &mut Reader<'_>,
+                wire: u8,
+                slot: &mut Option<Self>,
+                _: &'static Ctx,
+            ) {
+                *slot = Some(super::compact::__read_int(r, wire) as $t);
+            }
+        }
+    };
 }
 
-scalar_codec!(i8, I8, BYTE, i8, i8);
-scalar_codec!(i16, I16, I16, i16, i16);
-scalar_codec!(i32, I32, I32, i32, i32);
-scalar_codec!(i64, I64, I64, i64, i64);
+scalar_codec!(i8, I8, BYTE, i8, i8, int);
+scalar_codec!(i16, I16, I16, i16, i16, int);
+scalar_codec!(i32, I32, I32, i32, i32, int);
+scalar_codec!(i64, I64, I64, i64, i64, int);
 scalar_codec!(f64, Double, DOUBLE, double, double);
 
 impl ThriftType for Vec<u8> {
