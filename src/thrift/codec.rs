@@ -281,7 +281,12 @@ impl<T: ThriftType> ThriftType for Vec<T> {
                 let more = out.len().max(1024).min(size - i);
                 crate::limits::reserve(&mut out, more, "a Thrift list")?;
             }
-            out.push(T::read(r, ctx)?);
+            let v = T::read(r, ctx)?;
+            // Always true (reserved above); checked so that no `push` grows the vector, which
+            // links no growth path per element type (the size probe).
+            if out.len() < out.capacity() {
+                out.push(v);
+            }
         }
         Ok(out)
     }
