@@ -263,6 +263,16 @@ impl ThriftType for String {
     fn write(&self, w: &mut Writer<'_>) {
         w.binary(self.as_bytes())
     }
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_req(r: &mut Reader<'_>, _: u8, slot: &mut Self, ctx: &'static Ctx) {
+        *slot = super::compact::__read_string(r, ctx);
+    }
+    #[cfg(any(parket_opt_size, test))]
+    #[inline(always)]
+    fn __compact_opt(r: &mut Reader<'_>, _: u8, slot: &mut Option<Self>, ctx: &'static Ctx) {
+        *slot = Some(super::compact::__read_string(r, ctx));
+    }
 }
 
 impl<T: ThriftType> ThriftType for Vec<T> {

@@ -162,6 +162,17 @@ pub fn __read_int(r: &mut Reader<'_>, wire: u8) -> i64 {
     })
 }
 
+/// Reads the value of a string field; an empty string with the error left in the reader.
+/// One function for required and optional string fields (the caller wraps the value).
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_string(r: &mut Reader<'_>, ctx: &'static Ctx) -> alloc::string::String {
+    <alloc::string::String as ThriftType>::read(r, *ctx).unwrap_or_else(|e| {
+        r.failed = Some(e);
+        alloc::string::String::new()
+    })
+}
+
 /// [`__read_req`] for an optional field.
 #[doc(hidden)]
 #[inline(never)]
