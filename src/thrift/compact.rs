@@ -144,7 +144,7 @@ pub fn __read_req<T: ThriftType>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx
 /// the wire type of its header (`wire`): a byte, a range-checked i16 or i32, an i64, or a
 /// bool field's value (1 or 0); 0 with the error left in the reader. One function for every
 /// integer type and bool instead of an instance of [`__read_req`] and [`__read_opt`] each
-/// (1,0xx bytes less in the size probe); the caller narrows the value to its field's type,
+/// (128 bytes less in the size probe); the caller narrows the value to its field's type,
 /// which the range checks make exact.
 #[doc(hidden)]
 #[inline(never)]
