@@ -156,6 +156,33 @@ pub trait ThriftType: Sized {
     }
 }
 
+/// The compact struct decoder's reads of a required and of an optional field
+/// ([`ThriftType::__compact_req`], [`ThriftType::__compact_opt`]) for a type that is read by
+/// a function shared with other types: `$value`, an expression of the reader `$r`, the wire
+/// type `$wire` of the field's header and the field's context `$ctx`, which leaves an error in
+/// the reader (and gives any value).
+macro_rules! compact_through {
+    ($r:ident, $wire:ident, $ctx:ident => $value:expr) => {
+        #[cfg(any(parket_opt_size, test))]
+        #[inline(always)]
+        #[allow(unused_variables)]
+        fn __compact_req($r: &mut Reader<'_>, $wire: u8, slot: &mut Self, $ctx: &'static Ctx) {
+            *slot = $value;
+        }
+        #[cfg(any(parket_opt_size, test))]
+        #[inline(always)]
+        #[allow(unused_variables)]
+        fn __compact_opt(
+            $r: &mut Reader<'_>,
+            $wire: u8,
+            slot: &mut Option<Self>,
+            $ctx: &'static Ctx,
+        ) {
+            *slot = Some($value);
+        }
+    };
+}
+
 impl ThriftType for bool {
     const TY: Ty = Ty::Bool;
     const WIRE: u8 = BOOL_TRUE;
@@ -174,20 +201,11 @@ impl ThriftType for bool {
     fn write_field(&self, w: &mut Writer<'_>, id: i16) {
         w.bool_field(id, *self)
     }
-    #[cfg(any(parket_opt_size, test))]
-    #[inline(always)]
-    fn __compact_req(r: &mut Reader<'_>, wire: u8, slot: &mut Self, _: &'static Ctx) {
-        *slot = super::compact::__read_int(r, wire) != 0;
-    }
-    #[cfg(any(parket_opt_size, test))]
-    #[inline(always)]
-    fn __compact_opt(r: &mut Reader<'_>, wire: u8, slot: &mut Option<Self>, _: &'static Ctx) {
-        *slot = Some(super::compact::__read_int(r, wire) != 0);
-    }
+    compact_through!(r, wire, ctx => super::compact::__read_int(r, wire) != 0);
 }
 
 macro_rules! scalar_codec {
-    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident) => {
+    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident $(, { $($compact:tt)* })?) => {
         impl ThriftType for $t {
             const TY: Ty = Ty::$ty;
             const WIRE: u8 = $wire;
@@ -197,38 +215,17 @@ macro_rules! scalar_codec {
             fn write(&self, w: &mut Writer<'_>) {
                 w.$write(*self)
             }
+            $($($compact)*)?
         }
     };
     // An integer type: the compact struct decoder reads its fields through one function for
-    // every integer type (and bool), `compact::__read_int`, instead of an instance each.
+    // every integer type (and bool), `compact::__read_int`, instead of an instance each; the
+    // value is in range for the type (`__read_int` range-checks it for the header's wire
+    // type, which `__StructState::next` matched with this type's).
     ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident, int) => {
-        impl ThriftType for $t {
-            const TY: Ty = Ty::$ty;
-            const WIRE: u8 = $wire;
-            fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
-                r.$read()
-            }
-            fn write(&self, w: &mut Writer<'_>) {
-                w.$write(*self)
-            }
-            #[cfg(any(parket_opt_size, test))]
-            #[inline(always)]
-            fn __compact_req(r: &mut Reader<'_>, wire: u8, slot: &mut Self, _: &'static Ctx) {
-                // In range: `__read_int` range-checks the value for the wire type, which
-                // `__StructState::next` matched with this type's.
-                *slot = super::compact::__read_int(r, wire) as $t;
-            }
-            #[cfg(any(parket_opt_size, test))]
-            #[inline(always)]
-            fn __compact_opt(
-                r: &mut Reader<'_>,
-                wire: u8,
-                slot: &mut Option<Self>,
-                _: &'static Ctx,
-            ) {
-                *slot = Some(super::compact::__read_int(r, wire) as $t);
-            }
-        }
+        scalar_codec!($t, $ty, $wire, $read, $write, {
+            compact_through!(r, wire, ctx => super::compact::__read_int(r, wire) as $t);
+        });
     };
 }
 
@@ -263,16 +260,7 @@ impl ThriftType for String {
     fn write(&self, w: &mut Writer<'_>) {
         w.binary(self.as_bytes())
     }
-    #[cfg(any(parket_opt_size, test))]
-    #[inline(always)]
-    fn __compact_req(r: &mut Reader<'_>, _: u8, slot: &mut Self, ctx: &'static Ctx) {
-        *slot = super::compact::__read_string(r, ctx);
-    }
-    #[cfg(any(parket_opt_size, test))]
-    #[inline(always)]
-    fn __compact_opt(r: &mut Reader<'_>, _: u8, slot: &mut Option<Self>, ctx: &'static Ctx) {
-        *slot = Some(super::compact::__read_string(r, ctx));
-    }
+    compact_through!(r, wire, ctx => super::compact::__read_string(r, ctx));
 }
 
 impl<T: ThriftType> ThriftType for Vec<T> {
