@@ -156,6 +156,33 @@ pub trait ThriftType: Sized {
     }
 }
 
+/// The compact struct decoder's reads of a required and of an optional field
+/// ([`ThriftType::__compact_req`], [`ThriftType::__compact_opt`]) for a type that is read by
+/// a function shared with other types: `$value`, an expression of the reader `$r`, the wire
+/// type `$wire` of the field's header and the field's context `$ctx`, which leaves an error in
+/// the reader (and gives any value).
+macro_rules! compact_through {
+    ($r:ident, $wire:ident, $ctx:ident => $value:expr) => {
+        #[cfg(any(parket_opt_size, test))]
+        #[inline(always)]
+        #[allow(unused_variables)]
+        fn __compact_req($r: &mut Reader<'_>, $wire: u8, slot: &mut Self, $ctx: &'static Ctx) {
+            *slot = $value;
+        }
+        #[cfg(any(parket_opt_size, test))]
+        #[inline(always)]
+        #[allow(unused_variables)]
+        fn __compact_opt(
+            $r: &mut Reader<'_>,
+            $wire: u8,
+            slot: &mut Option<Self>,
+            $ctx: &'static Ctx,
+        ) {
+            *slot = Some($value);
+        }
+    };
+}
+
 impl ThriftType for bool {
     const TY: Ty = Ty::Bool;
     const WIRE: u8 = BOOL_TRUE;
@@ -174,10 +201,11 @@ impl ThriftType for bool {
     fn write_field(&self, w: &mut Writer<'_>, id: i16) {
         w.bool_field(id, *self)
     }
+    compact_through!(r, wire, ctx => super::compact::__read_int(r, wire) != 0);
 }
 
 macro_rules! scalar_codec {
-    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident) => {
+    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident $(, { $($compact:tt)* })?) => {
         impl ThriftType for $t {
             const TY: Ty = Ty::$ty;
             const WIRE: u8 = $wire;
@@ -187,14 +215,24 @@ macro_rules! scalar_codec {
             fn write(&self, w: &mut Writer<'_>) {
                 w.$write(*self)
             }
+            $($($compact)*)?
         }
+    };
+    // An integer type: the compact struct decoder reads its fields through one function for
+    // every integer type (and bool), `compact::__read_int`, instead of an instance each; the
+    // value is in range for the type (`__read_int` range-checks it for the header's wire
+    // type, which `__StructState::next` matched with this type's).
+    ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident, int) => {
+        scalar_codec!($t, $ty, $wire, $read, $write, {
+            compact_through!(r, wire, ctx => super::compact::__read_int(r, wire) as $t);
+        });
     };
 }
 
-scalar_codec!(i8, I8, BYTE, i8, i8);
-scalar_codec!(i16, I16, I16, i16, i16);
-scalar_codec!(i32, I32, I32, i32, i32);
-scalar_codec!(i64, I64, I64, i64, i64);
+scalar_codec!(i8, I8, BYTE, i8, i8, int);
+scalar_codec!(i16, I16, I16, i16, i16, int);
+scalar_codec!(i32, I32, I32, i32, i32, int);
+scalar_codec!(i64, I64, I64, i64, i64, int);
 scalar_codec!(f64, Double, DOUBLE, double, double);
 
 impl ThriftType for Vec<u8> {
@@ -222,6 +260,7 @@ impl ThriftType for String {
     fn write(&self, w: &mut Writer<'_>) {
         w.binary(self.as_bytes())
     }
+    compact_through!(r, wire, ctx => super::compact::__read_string(r, ctx));
 }
 
 impl<T: ThriftType> ThriftType for Vec<T> {
@@ -240,7 +279,12 @@ impl<T: ThriftType> ThriftType for Vec<T> {
                 let more = out.len().max(1024).min(size - i);
                 crate::limits::reserve(&mut out, more, "a Thrift list")?;
             }
-            out.push(T::read(r, ctx)?);
+            let v = T::read(r, ctx)?;
+            // Always true (reserved above); checked so that no `push` grows the vector, which
+            // links no growth path per element type (the size probe).
+            if out.len() < out.capacity() {
+                out.push(v);
+            }
         }
         Ok(out)
     }

@@ -17,7 +17,9 @@
 //! `[(1, 8), (2, 8)]` (8 = BINARY), the required mask `0b01`, and the bytes `18 01 6b 00`
 //! (field 1, BINARY, "k", stop) take one turn of the loop.
 
-use super::{Ctx, Reader, ThriftType, BOOL_FALSE, BOOL_TRUE, LIST, MAP, SET, STRUCT};
+use super::{
+    Ctx, Reader, ThriftType, BOOL_FALSE, BOOL_TRUE, BYTE, I16, I32, I64, LIST, MAP, SET, STRUCT,
+};
 use crate::error::{Error, Result};
 
 /// The state of the compact struct decoder, which builds for size (`cfg(parket_opt_size)`) use
@@ -136,6 +138,39 @@ pub fn __read_req<T: ThriftType>(r: &mut Reader<'_>, wire: u8, slot: &mut T, ctx
         Ok(v) => *slot = v,
         Err(e) => r.failed = Some(e),
     }
+}
+
+/// Reads the value of an integer or bool field that [`__StructState::next`] returned, by
+/// the wire type of its header (`wire`): a byte, a range-checked i16 or i32, an i64, or a
+/// bool field's value (1 or 0); 0 with the error left in the reader. One function for every
+/// integer type and bool instead of an instance of [`__read_req`] and [`__read_opt`] each
+/// (128 bytes less in the size probe); the caller narrows the value to its field's type,
+/// which the range checks make exact.
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_int(r: &mut Reader<'_>, wire: u8) -> i64 {
+    let v = match wire {
+        BYTE => r.i8().map(i64::from),
+        I16 => r.i16().map(i64::from),
+        I32 => r.i32().map(i64::from),
+        I64 => r.i64(),
+        _ => r.bool_field(wire).map(i64::from),
+    };
+    v.unwrap_or_else(|e| {
+        r.failed = Some(e);
+        0
+    })
+}
+
+/// Reads the value of a string field; an empty string with the error left in the reader.
+/// One function for required and optional string fields (the caller wraps the value).
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_string(r: &mut Reader<'_>, ctx: &'static Ctx) -> alloc::string::String {
+    <alloc::string::String as ThriftType>::read(r, *ctx).unwrap_or_else(|e| {
+        r.failed = Some(e);
+        alloc::string::String::new()
+    })
 }
 
 /// [`__read_req`] for an optional field.
