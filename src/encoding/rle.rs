@@ -690,6 +690,7 @@ fn write_bit_packed<T: HybridValue>(values: &[T], w: u32, out: &mut Vec<u8>) {
 }
 
 /// Appends an RLE run of `len` copies of `value`, split at the spec's maximum run length.
+#[inline]
 fn write_rle<T: Copy + Into<u32>>(value: T, mut len: usize, w: u32, out: &mut Vec<u8>) {
     let v: u32 = value.into();
     let bytes = v.to_le_bytes();
@@ -826,6 +827,277 @@ pub fn encode_levels_with_length_for_codec(levels: &[u16], bit_width: u32, out: 
     })
 }
 
+/// The hybrid encoder of levels fed as they arrive, a slice at a time: the bytes it gives
+/// are those [`encode_levels`] (or, built [`LevelEncoder::for_codec`],
+/// [`encode_levels_with_length_for_codec`] without its prefix) gives for all the levels at
+/// once, without keeping the levels. It holds the runs written so far, the packed groups of
+/// the bit-packed run still open, and the few levels whose run is not yet decided: fewer
+/// than 8, or one run of repeats, kept as its value and length.
+///
+/// The batch encoder decides at each group boundary from the next 8 values and, where they
+/// start a run, from the run's whole length; this one makes the same decision as soon as
+/// what it needs has arrived (a run's length is known once a different level arrives, or at
+/// the end).
+#[derive(Debug, Clone, Default)]
+pub struct LevelEncoder {
+    bit_width: u32,
+    runs_every: bool,
+    /// Runs complete, then the open bit-packed run: a byte held for its header at
+    /// `literal_at`, then its groups packed.
+    out: Vec<u8>,
+    literal_at: usize,
+    /// Values in the open bit-packed run (a multiple of 8; 0 when none is open).
+    literal_values: usize,
+    /// Levels not yet decided (fewer than 8 unless `run` is set, then empty).
+    pending: Vec<u16>,
+    /// A run of repeats reaching the last level put: its value and length (8 or more).
+    run: Option<(u16, usize)>,
+    /// Levels put since the last [`LevelEncoder::finish_into`].
+    count: usize,
+}
+
+impl LevelEncoder {
+    /// An encoder of levels of `bit_width` bits (0 to 16), runs chosen as
+    /// [`encode_levels`] chooses them.
+    pub fn new(bit_width: u32) -> LevelEncoder {
+        LevelEncoder {
+            bit_width: bit_width.min(16),
+            ..LevelEncoder::default()
+        }
+    }
+
+    /// An encoder whose runs are chosen as [`encode_levels_with_length_for_codec`] chooses
+    /// them (every run of 8 or more).
+    pub fn for_codec(bit_width: u32) -> LevelEncoder {
+        LevelEncoder {
+            runs_every: true,
+            ..LevelEncoder::new(bit_width)
+        }
+    }
+
+    /// The same encoder, emptied (buffers kept), for levels of `bit_width` bits, runs chosen
+    /// for a codec when `for_codec`.
+    pub fn reset(&mut self, bit_width: u32, for_codec: bool) {
+        self.clear();
+        self.bit_width = bit_width.min(16);
+        self.runs_every = for_codec;
+    }
+
+    /// Empties the encoder (buffers, width and run choice kept).
+    pub fn clear(&mut self) {
+        self.out.clear();
+        self.literal_at = 0;
+        self.literal_values = 0;
+        self.pending.clear();
+        self.run = None;
+        self.count = 0;
+    }
+
+    /// Levels put since the encoder was last emptied.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no level was put since the encoder was last emptied.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Appends levels (each at most `2^bit_width - 1`).
+    pub fn put(&mut self, levels: &[u16]) {
+        if levels.is_empty() {
+            return;
+        }
+        self.count += levels.len();
+        let mut rest = levels;
+        loop {
+            rest = self.resume_run(rest, false);
+            if rest.is_empty() {
+                return;
+            }
+            if self.pending.is_empty() {
+                let done = self.encode(rest, false);
+                self.pending.extend_from_slice(&rest[done..]);
+                return;
+            }
+            // The pending levels (fewer than 8) go first, with the start of `rest` to decide
+            // them; once they are encoded, the loop goes on over `rest` itself, not a copy.
+            let p = self.pending.len();
+            let k = rest.len().min(64);
+            let mut buf = core::mem::take(&mut self.pending);
+            buf.extend_from_slice(&rest[..k]);
+            let done = self.encode(&buf, false);
+            if self.run.is_some() {
+                // A run reached the end of `buf`: it may go on in `rest[k..]`.
+                rest = &rest[k..];
+                buf.clear();
+            } else if done >= p {
+                rest = &rest[done - p..];
+                buf.clear();
+            } else {
+                // Fewer than 8 levels left undecided, all of `rest` among them.
+                buf.drain(..done);
+                rest = &[];
+            }
+            self.pending = buf;
+        }
+    }
+
+    /// Appends the encoding of all levels put (no length prefix) to `out` and empties the
+    /// encoder for the next levels.
+    pub fn finish_into(&mut self, out: &mut Vec<u8>) {
+        let rest = self.resume_run(&[], true);
+        debug_assert!(rest.is_empty());
+        let pending = core::mem::take(&mut self.pending);
+        let done = self.encode(&pending, true);
+        debug_assert_eq!(done, pending.len());
+        self.pending = pending;
+        self.flush_literal();
+        out.extend_from_slice(&self.out);
+        self.clear();
+    }
+
+    /// With a run open: extends it over the levels of `levels` that repeat it and, when a
+    /// different level follows (or at the end), writes it as the batch encoder would.
+    /// Returns the levels after the run.
+    fn resume_run<'l>(&mut self, levels: &'l [u16], end: bool) -> &'l [u16] {
+        let Some((v, len)) = self.run else {
+            return levels;
+        };
+        let k = run_length(levels, v);
+        let len = len + k;
+        let rest = &levels[k..];
+        if rest.is_empty() && !end {
+            self.run = Some((v, len));
+            return rest;
+        }
+        self.run = None;
+        if self.takes(len, self.literal_values > 0) {
+            self.flush_literal();
+            write_rle(v, len, self.bit_width, &mut self.out);
+            return rest;
+        }
+        // Not worth a run (a short one): the batch encoder moves on by a group, and decides
+        // again from there; so does this one, over the run's levels put back.
+        self.pending.resize(len, v);
+        self.pending.extend_from_slice(rest);
+        let pending = core::mem::take(&mut self.pending);
+        let done = self.encode(&pending, end);
+        self.pending = pending;
+        self.pending.drain(..done);
+        &[]
+    }
+
+    /// The batch encoder's loop over `values`, which start at a group boundary of the open
+    /// bit-packed run, stopping (unless at the `end`) where a decision needs levels not yet
+    /// put. Returns how many of `values` are encoded (the rest stays pending); a run reaching
+    /// the end of `values` is kept in `run` and counted as encoded.
+    fn encode(&mut self, values: &[u16], end: bool) -> usize {
+        let w = self.bit_width;
+        let n = values.len();
+        let max_literal = (MAX_RUN_LEN as usize / 8) * 8;
+        // Values of the open bit-packed run already packed (before `literal_start`).
+        let mut open = self.literal_values;
+        let mut literal_start = 0;
+        let mut i = 0;
+        // Short of the end, a decision needs 8 levels from `i`.
+        let stop = if end { n } else { n.saturating_sub(7) };
+        while i < stop {
+            let v = values[i];
+            if w > 0 && values.get(i + 7).is_some_and(|&x| x != v) {
+                i += 8;
+                if open + (i - literal_start) >= max_literal {
+                    self.pack(&values[literal_start..i]);
+                    literal_start = i;
+                    self.flush_literal();
+                    open = 0;
+                }
+                continue;
+            }
+            let run = run_length(&values[i..], v);
+            if i + run == n && !end {
+                // The run may go on in the next levels.
+                self.pack(&values[literal_start..i]);
+                self.run = Some((v, run));
+                return n;
+            }
+            if self.takes(run, open + (i - literal_start) > 0) {
+                self.pack(&values[literal_start..i]);
+                self.flush_literal();
+                open = 0;
+                write_rle(v, run, w, &mut self.out);
+                i += run;
+                literal_start = i;
+            } else {
+                i = (i + 8).min(n);
+                if open + (i - literal_start) >= max_literal {
+                    self.pack(&values[literal_start..i]);
+                    literal_start = i;
+                    self.flush_literal();
+                    open = 0;
+                }
+            }
+        }
+        self.pack(&values[literal_start..i]);
+        i
+    }
+
+    /// Whether a run of `len` repeats at a group boundary becomes an RLE run (as
+    /// `encode_hybrid_with` decides), a bit-packed run being open or not.
+    fn takes(&self, len: usize, literal_open: bool) -> bool {
+        let w = self.bit_width;
+        w == 0
+            || if self.runs_every {
+                len >= 8
+            } else {
+                rle_pays(len, w as usize, literal_open)
+            }
+    }
+
+    /// Adds `values` (whole groups, but for the last ones at the end) to the open bit-packed
+    /// run, opening one (its header byte held) if none is.
+    fn pack(&mut self, values: &[u16]) {
+        if values.is_empty() {
+            return;
+        }
+        if self.literal_values == 0 {
+            self.literal_at = self.out.len();
+            self.out.push(0);
+        }
+        let mut tmp = [0u32; 64];
+        for chunk in values.chunks(64) {
+            for (t, &v) in tmp.iter_mut().zip(chunk) {
+                *t = v.into();
+            }
+            bitpack::pack32(&tmp[..chunk.len()], self.bit_width, &mut self.out);
+        }
+        self.literal_values += values.len();
+    }
+
+    /// Ends the open bit-packed run: pads its last group and writes its header in the byte
+    /// held for it (moving the groups when the header takes more).
+    fn flush_literal(&mut self) {
+        let values = self.literal_values;
+        if values == 0 {
+            return;
+        }
+        let groups = values.div_ceil(8);
+        let at = self.literal_at;
+        self.out
+            .resize(at + 1 + groups * self.bit_width as usize, 0);
+        let header_value = ((groups as u64) << 1) | 1;
+        if header_value < 0x80 {
+            self.out[at] = header_value as u8;
+        } else {
+            let mut header = Vec::new();
+            encode_uleb128(header_value, &mut header);
+            self.out[at] = header[0];
+            self.out.splice(at + 1..at + 1, header[1..].iter().copied());
+        }
+        self.literal_values = 0;
+    }
+}
+
 /// Appends BOOLEAN values in the RLE encoding: bit width 1, after a 4-byte little-endian
 /// length.
 pub fn encode_booleans(values: &[bool], out: &mut Vec<u8>) {
@@ -900,6 +1172,95 @@ mod tests {
     use crate::error::ErrorKind;
     use alloc::vec;
     use proptest::prelude::*;
+
+    /// Levels with long runs, short runs and noise, split into slices at random points:
+    /// the streaming encoder gives the batch encoder's bytes in both run modes.
+    fn levels_and_cuts() -> impl Strategy<Value = (u32, Vec<u16>, Vec<usize>)> {
+        (
+            0u32..=3,
+            proptest::collection::vec((0u16..8, 1usize..40, any::<bool>()), 0..60),
+        )
+            .prop_flat_map(|(w, parts)| {
+                let max = (1u16 << w) - 1;
+                let mut levels = Vec::new();
+                for (i, &(v, len, noisy)) in parts.iter().enumerate() {
+                    for k in 0..len {
+                        let x = if noisy {
+                            (v as usize * 7 + k * 3 + i) as u16
+                        } else {
+                            v
+                        };
+                        levels.push(x & max);
+                    }
+                }
+                let n = levels.len();
+                (
+                    Just(w),
+                    Just(levels),
+                    proptest::collection::vec(0..=n, 0..12),
+                )
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn level_encoder_matches_batch((w, levels, mut cuts) in levels_and_cuts(), every in any::<bool>(), long in 0usize..3) {
+            // Some runs long enough to cross many slices.
+            let mut levels = levels;
+            if long > 0 && !levels.is_empty() {
+                let at = levels.len() / 2;
+                let v = levels[at];
+                levels.splice(at..at, core::iter::repeat_n(v, long * 300));
+            }
+            let mut expected = Vec::new();
+            let runs = if every { Runs::Every } else { Runs::Smallest };
+            encode_hybrid_with(&levels, w, runs, &mut expected);
+            cuts.push(0);
+            cuts.push(levels.len());
+            for c in cuts.iter_mut() {
+                *c = (*c).min(levels.len());
+            }
+            cuts.sort_unstable();
+            let mut enc = if every { LevelEncoder::for_codec(w) } else { LevelEncoder::new(w) };
+            // Twice: the encoder is emptied by finish_into and reused.
+            for _ in 0..2 {
+                for pair in cuts.windows(2) {
+                    enc.put(&levels[pair[0]..pair[1]]);
+                }
+                prop_assert_eq!(enc.len(), levels.len());
+                let mut got = vec![0xAA];
+                enc.finish_into(&mut got);
+                prop_assert_eq!(&got[1..], &expected[..]);
+                prop_assert!(enc.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn level_encoder_worked_runs() {
+        // Width 1: 20 ones then 1 0 1 (one padded group), fed a level at a time.
+        let levels: Vec<u16> = core::iter::repeat_n(1, 20).chain([1, 0, 1]).collect();
+        let mut enc = LevelEncoder::new(1);
+        for l in &levels {
+            enc.put(core::slice::from_ref(l));
+        }
+        let mut got = Vec::new();
+        enc.finish_into(&mut got);
+        // RLE run of 21 ones (varint 42, value byte 01), then one group: 0 1 -> 0b10.
+        assert_eq!(got, [42, 1, 3, 0b10]);
+        // 2000 alternating levels fed 7 at a time: one bit-packed run of 250 groups, whose
+        // header (varint 501) takes two bytes.
+        let levels: Vec<u16> = (0..2000).map(|i| i % 2).collect();
+        let mut enc = LevelEncoder::new(1);
+        for c in levels.chunks(7) {
+            enc.put(c);
+        }
+        let mut got = Vec::new();
+        enc.finish_into(&mut got);
+        let mut expected = vec![0xF5, 0x03];
+        expected.extend(core::iter::repeat_n(0xAA, 250));
+        assert_eq!(got, expected);
+    }
 
     fn mask(w: u32) -> u32 {
         if w >= 32 {

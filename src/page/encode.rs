@@ -364,6 +364,32 @@ impl PageEncoder {
     /// Builds a data page of the encoder's version. Errors when a count does not fit the
     /// header's i32, the values cannot be encoded as asked, or the codec fails.
     pub fn data_page<'s>(&'s mut self, page: DataPage<'s>) -> Result<EncodedPage<'s>> {
+        self.data_page_with(page, None)
+    }
+
+    /// Whether this encoder's level runs are those for a codec (Data Page V1 compressed):
+    /// how a [`rle::LevelEncoder`] feeding [`PageEncoder::data_page_streamed`] is built.
+    pub(crate) fn levels_for_codec(&self) -> bool {
+        self.version == PageVersion::V1 && self.codec != Codec::Uncompressed
+    }
+
+    /// [`PageEncoder::data_page`] with the levels encoded as they arrived: `rep` and `def`
+    /// (built for this encoder, see [`PageEncoder::levels_for_codec`]) stand for
+    /// `page.rep_levels` and `page.def_levels`, and are emptied.
+    pub(crate) fn data_page_streamed<'s>(
+        &'s mut self,
+        page: DataPage<'s>,
+        rep: &mut rle::LevelEncoder,
+        def: &mut rle::LevelEncoder,
+    ) -> Result<EncodedPage<'s>> {
+        self.data_page_with(page, Some([rep, def]))
+    }
+
+    fn data_page_with<'s>(
+        &'s mut self,
+        page: DataPage<'s>,
+        streamed: Option<[&mut rle::LevelEncoder; 2]>,
+    ) -> Result<EncodedPage<'s>> {
         let version = self.version();
         let codec = self.codec;
         self.body.clear();
@@ -374,12 +400,27 @@ impl PageEncoder {
             (page.rep_levels, page.max_rep_level),
             (page.def_levels, page.max_def_level),
         ];
-        for ((levels, max), len) in levels.into_iter().zip(&mut level_lens) {
+        let mut streamed = streamed.map(|[r, d]| [Some(r), Some(d)]);
+        for (k, ((levels, max), len)) in levels.into_iter().zip(&mut level_lens).enumerate() {
+            let encoder = streamed.as_mut().and_then(|s| s[k].take());
             if max == 0 {
                 continue;
             }
             let start = self.body.len();
             let w = rle::bit_width(u64::from(max));
+            if let Some(e) = encoder {
+                if version == PageVersion::V1 {
+                    let at = self.body.len();
+                    self.body.extend_from_slice(&[0; 4]);
+                    e.finish_into(&mut self.body);
+                    let n = u32::try_from(self.body.len() - at - 4).unwrap_or(u32::MAX);
+                    self.body[at..at + 4].copy_from_slice(&n.to_le_bytes());
+                } else {
+                    e.finish_into(&mut self.body);
+                }
+                *len = self.body.len() - start;
+                continue;
+            }
             match version {
                 PageVersion::V1 if codec == Codec::Uncompressed => {
                     rle::encode_levels_with_length(levels, w, &mut self.body)

@@ -28,7 +28,8 @@ use alloc::vec::Vec;
 
 use crate::bloom::{hash_value, Sbbf};
 use crate::encoding::dictionary::{self, DictionaryEncoder};
-use crate::encoding::{plain, rle};
+use crate::encoding::plain;
+use crate::encoding::rle::{self, LevelEncoder};
 use crate::error::{Error, Result};
 use crate::format::{CompressionCodec, Encoding, GeospatialStatistics, PhysicalType, Statistics};
 use crate::geospatial::ChunkGeoStats;
@@ -91,8 +92,8 @@ impl Stored {
 /// levels and ids; growing them was a tenth of a nested write, in page faults).
 #[derive(Debug)]
 pub(crate) struct EncoderScratch {
-    def: Vec<u16>,
-    rep: Vec<u16>,
+    def: LevelEncoder,
+    rep: LevelEncoder,
     ids: Vec<u32>,
     slice_ids: Vec<u32>,
     plain: Vec<u8>,
@@ -174,8 +175,18 @@ impl ChunkEncoder {
         let (max_def, max_rep) = (descr.max_def_level, descr.max_rep_level);
         let byte_array = descr.physical_type == PhysicalType::ByteArray;
         let total = settings.ieee_754_total_order && kind.is_floating();
+        let pages = PageEncoder::new(settings.page_version, settings.codec, settings.crc);
+        let page = OpenPage::new(
+            descr.physical_type,
+            width,
+            kind,
+            max_def,
+            max_rep,
+            total,
+            pages.levels_for_codec(),
+        );
         Ok(ChunkEncoder {
-            page: OpenPage::new(descr.physical_type, width, kind, max_def, max_rep, total),
+            page,
             kind,
             width,
             dictionary_active: dictionary.is_some(),
@@ -195,7 +206,7 @@ impl ChunkEncoder {
             total_compressed: 0,
             dictionary_page: None,
             bloom_hashes: Vec::new(),
-            pages: PageEncoder::new(settings.page_version, settings.codec, settings.crc),
+            pages,
             index: PageIndexBuilder::new(kind, max_def, max_rep, byte_array, total),
             settings,
             descr,
@@ -392,7 +403,7 @@ impl ChunkEncoder {
             return self.add_to_page(d, r, vals, Ids::None);
         }
         // The slice's ids go straight to the end of the open page's.
-        self.reserve_page(d.len(), r.len(), vals.len());
+        self.reserve_ids(vals.len());
         let dict = self
             .dictionary
             .as_mut()
@@ -523,7 +534,7 @@ impl ChunkEncoder {
             Ids::Given(i) => i.len(),
             _ => 0,
         };
-        self.reserve_page(d.len(), r.len(), given);
+        self.reserve_ids(given);
         self.page.add_levels(d, r, n, max_def, max_rep);
         if self.settings.statistics {
             self.page.stats.count_nans(vals);
@@ -553,31 +564,26 @@ impl ChunkEncoder {
         Ok(())
     }
 
-    /// Makes room in the open page's level and id buffers for `d` definition levels, `r`
-    /// repetition levels and `i` ids more. A buffer that must grow grows at once to the
-    /// levels a full page is estimated to hold, when that is at least twice its capacity,
-    /// instead of doubling: the first page of a chunk (later pages reuse its buffers)
-    /// otherwise reallocates and copies its levels and ids a dozen times and faults in
-    /// twice their memory. Otherwise (the estimate fell short) it doubles as before.
+    /// Makes room in the open page's id buffer for `i` ids more. A buffer that must grow
+    /// grows at once to the levels a full page is estimated to hold, when that is at least
+    /// twice its capacity, instead of doubling: the first page of a chunk (later pages reuse
+    /// its buffer) otherwise reallocates and copies its ids a dozen times and faults in twice
+    /// their memory. Otherwise (the estimate fell short) it doubles as before.
     ///
     /// The estimate is the levels so far plus those the page has room for by its byte
     /// limit ([`ChunkEncoder::byte_room`]) and by its row limit (at the levels per row so
     /// far), plus an eighth and a slice. It is never more than the levels a page can hold at
     /// one bit per level (8 x `data_page_size`), the most the byte limit lets a page reach:
-    /// a buffer's capacity stays within the larger of that and what doubling gives it; and
+    /// the buffer's capacity stays within the larger of that and what doubling gives it; and
     /// capacity reserved and never written is address space, not resident memory.
-    fn reserve_page(&mut self, d: usize, r: usize, i: usize) {
+    fn reserve_ids(&mut self, i: usize) {
         let page = &self.page;
-        let short = |spare: usize, more: usize| more > 0 && spare < more;
-        if !(short(page.def.capacity() - page.def.len(), d)
-            || short(page.rep.capacity() - page.rep.len(), r)
-            || short(page.ids.capacity() - page.ids.len(), i))
-        {
+        if i == 0 || page.ids.capacity() - page.ids.len() >= i {
             return;
         }
         let levels = self.page_levels();
         if levels == 0 || page.rows == 0 {
-            return; // Nothing to estimate from: the buffers grow as they need.
+            return; // Nothing to estimate from: the buffer grows as it needs.
         }
         let by_bytes = self.byte_room();
         let by_rows = self
@@ -589,10 +595,7 @@ impl ChunkEncoder {
         let target = full
             .saturating_add(full / 8 + SLICE_LEVELS)
             .min(self.settings.data_page_size.saturating_mul(8));
-        let page = &mut self.page;
-        reserve_to(&mut page.def, d, target);
-        reserve_to(&mut page.rep, r, target);
-        reserve_to(&mut page.ids, i, target);
+        reserve_to(&mut self.page.ids, i, target);
     }
 
     /// Appends values (not dictionary-encoded) to the open page.
@@ -759,38 +762,51 @@ impl ChunkEncoder {
             return Ok(());
         }
         let settings = &self.settings;
-        let page = &self.page;
+        let OpenPage {
+            def,
+            rep,
+            ids,
+            plain,
+            plain_count,
+            values,
+            nulls,
+            rows,
+            stats,
+            ..
+        } = &mut self.page;
         // Header: counts, encoding, statistics (in the column index instead when there is
-        // one); body: repetition levels, definition levels, values.
+        // one); body: repetition levels, definition levels (both encoded as they arrived),
+        // values.
         let values = if self.dictionary_active {
             PageValues::DictionaryIds {
-                ids: &page.ids,
+                ids,
                 dictionary_len: self.dictionary.as_ref().map_or(0, |d| d.len()),
             }
-        } else if page.plain_count > 0 {
+        } else if *plain_count > 0 {
             PageValues::Encoded {
-                bytes: &page.plain,
+                bytes: plain,
                 encoding: Encoding::Plain,
             }
         } else {
             PageValues::Values {
-                values: page.values.as_ref(),
+                values: values.as_ref(),
                 encoding: settings.encoding,
             }
         };
         let encoding = values.encoding();
-        let built = self.pages.data_page(DataPage {
+        let page = DataPage {
             num_values: u32_of(levels)?,
-            num_nulls: u32_of(page.nulls)?,
-            num_rows: u32_of(page.rows)?,
-            rep_levels: &page.rep,
+            num_nulls: u32_of(*nulls)?,
+            num_rows: u32_of(*rows)?,
+            rep_levels: &[],
             max_rep_level: self.descr.max_rep_level,
-            def_levels: &page.def,
+            def_levels: &[],
             max_def_level: self.descr.max_def_level,
             values,
             statistics: (settings.statistics && !settings.page_index)
-                .then(|| page.stats.to_format(settings.statistics_truncate_length)),
-        })?;
+                .then(|| stats.to_format(settings.statistics_truncate_length)),
+        };
+        let built = self.pages.data_page_streamed(page, rep, def)?;
         let stored = sink.data_page(&built, self.dictionary_active)?;
         let (size, uncompressed) = (
             stored.total,
@@ -923,13 +939,14 @@ impl ChunkEncoder {
             mut plain,
             mut pages,
         } = scratch;
-        def.clear();
-        rep.clear();
         ids.clear();
         slice_ids.clear();
         plain.clear();
         let s = &self.settings;
         pages.reset(s.page_version, s.codec, s.crc);
+        let for_codec = pages.levels_for_codec();
+        def.reset(rle::bit_width(self.descr.max_def_level.into()), for_codec);
+        rep.reset(rle::bit_width(self.descr.max_rep_level.into()), for_codec);
         self.page.def = def;
         self.page.rep = rep;
         self.page.ids = ids;
@@ -940,7 +957,7 @@ impl ChunkEncoder {
 }
 
 /// Room in `v` for `more` elements: capacity `target` when that is at least twice the
-/// capacity now and enough, else the usual growth (see `ChunkEncoder::reserve_page`).
+/// capacity now and enough, else the usual growth (see `ChunkEncoder::reserve_ids`).
 fn reserve_to<T>(v: &mut Vec<T>, more: usize, target: usize) {
     if v.capacity() - v.len() >= more {
         return;

@@ -9,6 +9,7 @@
 use alloc::vec::Vec;
 
 use crate::encoding::dictionary;
+use crate::encoding::rle::{bit_width, LevelEncoder};
 use crate::error::Result;
 use crate::levels::count_level;
 use crate::statistics::{StatKind, StatisticsBuilder};
@@ -20,8 +21,10 @@ use super::page_index::empty_histogram;
 /// they arrived), and what its header, the page index and the statistics will say of it.
 #[derive(Debug)]
 pub(super) struct OpenPage {
-    pub(super) def: Vec<u16>,
-    pub(super) rep: Vec<u16>,
+    /// The page's levels, encoded as they arrive (not kept: a page of a nested column holds
+    /// hundreds of thousands).
+    pub(super) def: LevelEncoder,
+    pub(super) rep: LevelEncoder,
     pub(super) rows: usize,
     pub(super) nulls: usize,
     /// Values not dictionary-encoded (unless PLAIN-encoded on arrival, see `plain`).
@@ -60,6 +63,8 @@ impl OpenPage {
         self.rep_histogram.iter_mut().for_each(|x| *x = 0);
     }
 
+    /// `levels_for_codec`: the levels' runs are chosen for a codec (see
+    /// [`LevelEncoder::for_codec`]).
     pub fn new(
         physical_type: crate::format::PhysicalType,
         width: usize,
@@ -67,10 +72,16 @@ impl OpenPage {
         max_def: u16,
         max_rep: u16,
         total_order: bool,
+        levels_for_codec: bool,
     ) -> OpenPage {
+        let levels = |max: u16| {
+            let mut e = LevelEncoder::default();
+            e.reset(bit_width(u64::from(max)), levels_for_codec);
+            e
+        };
         OpenPage {
-            def: Vec::new(),
-            rep: Vec::new(),
+            def: levels(max_def),
+            rep: levels(max_rep),
             rows: 0,
             nulls: 0,
             values: Values::new(physical_type, width),
@@ -89,8 +100,8 @@ impl OpenPage {
     /// Appends the levels of `n` positions (`d` and `r` are empty for a maximum level of 0)
     /// and counts its rows and nulls.
     pub fn add_levels(&mut self, d: &[u16], r: &[u16], n: usize, max_def: u16, max_rep: u16) {
-        self.def.extend_from_slice(d);
-        self.rep.extend_from_slice(r);
+        self.def.put(d);
+        self.rep.put(r);
         // One pass per level array: the histogram also counts the values (levels at
         // max_def_level) and the rows (repetition levels 0).
         let values_in_levels = if max_def > 0 {
@@ -222,6 +233,7 @@ mod tests {
             StatKind::Int32,
             1,
             0,
+            false,
             false,
         );
         page.add_levels(&[1, 0, 1], &[], 3, 1, 0);
