@@ -77,6 +77,28 @@ pub(super) fn decompress_to(context: &mut Option<DContext>, input: &[u8], out: &
     matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size)
 }
 
+/// Replaces the contents of `out` with the `size` bytes of a [`one_shot`] page, decoded into
+/// its spare capacity (reserved by the caller: `size` bytes at least), so that no byte is
+/// zeroed before it is written; false when that fails (the caller then takes the bounded
+/// path).
+#[cfg(feature = "zstd")]
+pub(super) fn decompress_over(
+    context: &mut Option<DContext>,
+    input: &[u8],
+    size: usize,
+    out: &mut Vec<u8>,
+) -> bool {
+    out.clear();
+    let dctx = match context {
+        Some(d) => d,
+        None => match zstd::bulk::Decompressor::new() {
+            Ok(d) => context.insert(d),
+            Err(_) => return false,
+        },
+    };
+    matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size && out.len() == size)
+}
+
 /// A decompression context, kept across pages by
 /// [`Decompressor`](super::Decompressor).
 #[cfg(feature = "zstd")]
