@@ -66,12 +66,8 @@ pub(super) fn one_shot(input: &[u8], uncompressed_size: usize) -> bool {
 /// path, which gives the precise error).
 #[cfg(feature = "zstd")]
 pub(super) fn decompress_to(context: &mut Option<DContext>, input: &[u8], out: &mut [u8]) -> bool {
-    let dctx = match context {
-        Some(d) => d,
-        None => match zstd::bulk::Decompressor::new() {
-            Ok(d) => context.insert(d),
-            Err(_) => return false,
-        },
+    let Some(dctx) = made(context) else {
+        return false;
     };
     let size = out.len();
     matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size)
@@ -89,14 +85,19 @@ pub(super) fn decompress_over(
     out: &mut Vec<u8>,
 ) -> bool {
     out.clear();
-    let dctx = match context {
-        Some(d) => d,
-        None => match zstd::bulk::Decompressor::new() {
-            Ok(d) => context.insert(d),
-            Err(_) => return false,
-        },
+    let Some(dctx) = made(context) else {
+        return false;
     };
     matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size && out.len() == size)
+}
+
+/// The context of `context`, made on first use (None when libzstd cannot make one).
+#[cfg(feature = "zstd")]
+fn made(context: &mut Option<DContext>) -> Option<&mut DContext> {
+    if context.is_none() {
+        *context = Some(zstd::bulk::Decompressor::new().ok()?);
+    }
+    context.as_mut()
 }
 
 /// A decompression context, kept across pages by
