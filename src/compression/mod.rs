@@ -355,8 +355,12 @@ impl Decompressor {
             }
             #[cfg(feature = "zstd")]
             CompressionCodec::Zstd if zstd::one_shot(input, uncompressed_size) => {
-                let page = grown(buf, uncompressed_size)?;
-                if zstd::decompress_to(&mut self.zstd, input, page) {
+                // Into the spare capacity, sized once: a grown buffer is not zeroed first.
+                buf.clear();
+                buf.try_reserve_exact(uncompressed_size).map_err(|_| {
+                    Error::out_of_memory("the decompressed page", uncompressed_size as u64)
+                })?;
+                if zstd::decompress_over(&mut self.zstd, input, uncompressed_size, buf) {
                     return Ok(());
                 }
                 // Anything else takes the bounded path, which gives the precise error.

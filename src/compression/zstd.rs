@@ -66,15 +66,38 @@ pub(super) fn one_shot(input: &[u8], uncompressed_size: usize) -> bool {
 /// path, which gives the precise error).
 #[cfg(feature = "zstd")]
 pub(super) fn decompress_to(context: &mut Option<DContext>, input: &[u8], out: &mut [u8]) -> bool {
-    let dctx = match context {
-        Some(d) => d,
-        None => match zstd::bulk::Decompressor::new() {
-            Ok(d) => context.insert(d),
-            Err(_) => return false,
-        },
+    let Some(dctx) = made(context) else {
+        return false;
     };
     let size = out.len();
     matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size)
+}
+
+/// Replaces the contents of `out` with the `size` bytes of a [`one_shot`] page, decoded into
+/// its spare capacity (reserved by the caller: `size` bytes at least), so that no byte is
+/// zeroed before it is written; false when that fails (the caller then takes the bounded
+/// path).
+#[cfg(feature = "zstd")]
+pub(super) fn decompress_over(
+    context: &mut Option<DContext>,
+    input: &[u8],
+    size: usize,
+    out: &mut Vec<u8>,
+) -> bool {
+    out.clear();
+    let Some(dctx) = made(context) else {
+        return false;
+    };
+    matches!(dctx.decompress_to_buffer(input, out), Ok(n) if n == size && out.len() == size)
+}
+
+/// The context of `context`, made on first use (None when libzstd cannot make one).
+#[cfg(feature = "zstd")]
+fn made(context: &mut Option<DContext>) -> Option<&mut DContext> {
+    if context.is_none() {
+        *context = Some(zstd::bulk::Decompressor::new().ok()?);
+    }
+    context.as_mut()
 }
 
 /// A decompression context, kept across pages by

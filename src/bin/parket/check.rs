@@ -253,6 +253,30 @@ fn open_raw(path: &str) -> Result<Raw, String> {
     Ok(Raw { file, len })
 }
 
+/// What checking `values` level positions and `bytes` uncompressed bytes of the chunk of
+/// `meta` costs, in instructions: per level position and per byte, by the column's physical
+/// type and codec. Measured (callgrind, `check --threads 1`, one profile per chunk, the
+/// scale-0.2 bench files): a BYTE_ARRAY column costs 120-260 per value (a gather or a copy,
+/// offsets, min/max by bytes) whatever the strings' lengths (strings-v1-dict-none: 26, 24 and
+/// 24 M for 200,000 values of 0.6, 5.7 and 8 MB), a fixed-width one about 28 (taxi); each
+/// byte little uncompressed, 2-7 more through SNAPPY and 9-13 through ZSTD. (Weighing values
+/// and bytes alike, as before, gave the dictionary-encoded `category` 19% of the work of
+/// strings-v1-dict-none instead of 32%, so it was not split, and one thread worked 41% more
+/// than the other.)
+fn work(meta: &ColumnMetaData, values: i64, bytes: u64) -> f64 {
+    use parket::format::{CompressionCodec as C, PhysicalType as T};
+    let per_value = match meta.type_ {
+        T::ByteArray => 130.0,
+        _ => 28.0,
+    };
+    let per_byte = match meta.codec {
+        C::Uncompressed => 1.0,
+        C::Snappy | C::Lz4 | C::Lz4Raw | C::Lzo => 5.0,
+        _ => 13.0,
+    };
+    values.max(0) as f64 * per_value + bytes as f64 * per_byte
+}
+
 /// What one thread checks: a column chunk, or a part of one (and whether it is the last).
 struct Task {
     row_group: usize,
@@ -265,9 +289,9 @@ struct Task {
 /// `column * groups + row_group`), which its checks reuse.
 ///
 /// A chunk is one task, unless it would cost more than twice the work the threads should each
-/// be given at a time (a quarter of a thread's share of the file): such a chunk (the one large
-/// column of a file) alone would keep one thread busy while the others wait, so it is read in
-/// parts of about that cost, at page boundaries
+/// be given at a time (a sixteenth of a thread's share of the file, see [`work`]): such a chunk
+/// alone would keep one thread busy while the others wait, so it is read in parts of about
+/// that cost, at page boundaries
 /// ([`FileReader::column_chunk_part_with`](parket::read::FileReader::column_chunk_part_with)),
 /// each on its thread's reused buffers. One thread, or an encrypted file: one task per chunk.
 fn plan(
@@ -278,28 +302,24 @@ fn plan(
     path: &str,
 ) -> (Vec<Task>, Vec<Option<Vec<WalkedPage>>>) {
     let md = file.metadata();
-    let size = |i: usize, j: usize| {
+    let meta = |i: usize, j: usize| {
         md.row_groups
             .get(i)
             .and_then(|rg| rg.columns.get(j))
             .and_then(|c| c.meta_data.as_ref())
-            .map_or((0, 0), |m| {
-                (m.num_values.max(0), m.total_uncompressed_size.max(0) as u64)
-            })
     };
     let columns = chunks.checked_div(groups).unwrap_or(0);
-    let (values, bytes) = (0..chunks)
-        .map(|c| size(c % groups, c / groups))
-        .fold((0i64, 0u64), |(v, b), (cv, cb)| (v + cv, b + cb));
-    // What decoding costs, as a share of the file's work: per level position (levels,
-    // statistics, a dictionary gather) and per byte (decompression, copies), the two taken
-    // as weighing alike. Measured (callgrind, `check`, one thread): three string columns of
-    // 200,000 values each cost 28, 30 and 32 M instructions for 0.6, 5.7 and 8 MB
-    // uncompressed; with ZSTD, 32, 102 and 123 M.
-    let cost = move |v: i64, b: u64| {
-        (v as f64 / values.max(1) as f64 + b as f64 / bytes.max(1) as f64) / 2.0
-    };
-    let unit = 1.0 / (threads as f64 * 4.0);
+    let total: f64 = (0..chunks)
+        .filter_map(|c| meta(c % groups, c / groups))
+        .map(|m| work(m, m.num_values, m.total_uncompressed_size.max(0) as u64))
+        .sum();
+    // A chunk's (or pages') share of the file's work.
+    let cost = move |m: &ColumnMetaData, v: i64, b: u64| work(m, v, b) / total.max(1.0);
+    // Parts this small leave the threads at most half a part apart at the end. Per-thread
+    // instructions, bd1 strings-v2-dict-none: parts of a quarter of a thread's share (as
+    // before) 197M / 151M, an eighth 188M / 162M, a sixteenth 183M / 170M, for 1% more
+    // instructions in all.
+    let unit = 1.0 / (threads as f64 * 16.0);
     let mut raw = None;
     let mut walks: Vec<Option<Vec<WalkedPage>>> = Vec::new();
     let mut tasks = Vec::with_capacity(chunks);
@@ -310,14 +330,10 @@ fn plan(
                 column: j,
                 part: None,
             };
-            let c = {
-                let (v, b) = size(i, j);
-                cost(v, b)
-            };
-            let meta = md.row_groups[i]
-                .columns
-                .get(j)
-                .and_then(|c| c.meta_data.as_ref());
+            let meta = meta(i, j);
+            let c = meta.map_or(0.0, |m| {
+                cost(m, m.num_values, m.total_uncompressed_size.max(0) as u64)
+            });
             let (Some(meta), true) = (meta, threads > 1 && !file.is_encrypted() && c > 2.0 * unit)
             else {
                 tasks.push(whole);
@@ -328,6 +344,7 @@ fn plan(
             let split = match raw {
                 Ok(raw) => walk_plain(raw, meta, pos, end).ok().and_then(|walked| {
                     let parts = (c / unit).ceil() as u64;
+                    let cost = |v, b| cost(meta, v, b);
                     let parts = split_chunk(&walked, meta.num_values, end, parts, cost)?;
                     Some((walked, parts))
                 }),
