@@ -92,9 +92,9 @@ pub(crate) trait ReadAt {
     /// Appends the `len` bytes at file offset `pos` to `out` (room for them reserved by the
     /// caller). A reader that can read into `out`'s spare capacity does, so that the bytes are
     /// not zeroed first only to be overwritten (`parket check` of an uncompressed file spent a
-    /// sixth of its instructions zeroing page windows). On error `out` is left as it was. Not
-    /// in builds for size (see [`SourceRef::next_page`]).
-    #[cfg(not(parket_opt_size))]
+    /// sixth of its instructions zeroing page windows). On error `out` is left as it was. This
+    /// default zeroes, then reads; builds for size keep it for every reader (the `Read + Seek`
+    /// reader's `read_to_end` override is 2,120 bytes of the size probe).
     fn read_append(&self, pos: u64, len: usize, out: &mut Vec<u8>) -> Result<()> {
         let start = out.len();
         out.resize(start + len, 0);
@@ -222,16 +222,7 @@ impl SourceRef<'_> {
                             .map_err(|_| Error::out_of_range("page size", i64::MAX))?;
                         let more = len.saturating_sub(window.len());
                         crate::limits::reserve(window, more, "a page")?;
-                        // Builds for size zero the window, then fill it: `read_append`'s
-                        // `read_to_end` would be 2,120 bytes of the size probe.
-                        #[cfg(not(parket_opt_size))]
                         reader.read_append(r.start + from, more, window)?;
-                        #[cfg(parket_opt_size)]
-                        {
-                            window.resize(len, 0);
-                            let tail = window.get_mut(from as usize..).unwrap_or(&mut []);
-                            reader.read_at(r.start + from, tail)?;
-                        }
                     }
                 },
             }
