@@ -26,6 +26,12 @@ fn ms(d: Duration) -> String {
 
 /// Runs the comparison on `files`; returns the report (a Markdown table).
 pub fn run(files: &[PathBuf], rounds: usize, threads: usize) -> Result<String, String> {
+    if threads < 2 {
+        return Err(format!(
+            "--parallel-write compares one thread with {threads}: give --threads 2 or more \
+             (without --threads: every core)"
+        ));
+    }
     let mut out = String::new();
     writeln!(
         out,
