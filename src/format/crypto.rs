@@ -40,8 +40,7 @@ use alloc::vec::Vec;
 
 use crate::error::{Error, Result};
 use crate::thrift::{
-    read_empty, read_union, thrift_struct, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty,
-    Writer, STRUCT,
+    read_union, thrift_struct, Ctx, FieldDef, Reader, StructDef, ThriftType, Ty, Writer, STRUCT,
 };
 
 thrift_struct! {
@@ -128,16 +127,6 @@ fn member_struct<T: ThriftType>(r: &mut Reader<'_>, wire: u8, what: &'static str
 #[cfg(feature = "metadata-extras")]
 fn column_key(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<EncryptionWithColumnKey> {
     member_struct(r, wire, what)
-}
-
-/// Without `metadata-extras` (a lean reader, which needs to know only that a column is
-/// encrypted, to refuse it with [`ErrorKind::Encrypted`](crate::ErrorKind::Encrypted)) the
-/// member's fields are skipped at the Thrift level, as every encryption detail is, and read as
-/// empty: no decoder for them is linked in.
-#[cfg(not(feature = "metadata-extras"))]
-fn column_key(r: &mut Reader<'_>, wire: u8, what: &'static str) -> Result<EncryptionWithColumnKey> {
-    read_empty(r, wire, what)?;
-    Ok(EncryptionWithColumnKey::default())
 }
 
 fn write_member<T: ThriftType>(w: &mut Writer<'_>, id: i16, v: &T) {
@@ -228,13 +217,30 @@ impl ThriftType for ColumnCryptoMetaData {
     const TY: Ty = Ty::Struct("ColumnCryptoMetaData");
     const WIRE: u8 = STRUCT;
     fn read(r: &mut Reader<'_>, _: Ctx) -> Result<Self> {
+        const NAME: &str = "ColumnCryptoMetaData must have exactly one known member";
         const WHAT: &str = "ColumnCryptoMetaData member is not a struct";
+        // Without `metadata-extras` (a lean reader, which needs to know only that a column is
+        // encrypted, to refuse it with [`ErrorKind::Encrypted`](crate::ErrorKind::Encrypted))
+        // the member's fields are skipped at the Thrift level, as every encryption detail is,
+        // and read as empty: both members are empty structs to the function of all-empty
+        // unions, which gives the errors `read_union` gives below (144 bytes less in the
+        // size probe than `read_union` with a closure of its own).
+        #[cfg(not(feature = "metadata-extras"))]
+        {
+            let id = crate::thrift::read_empty_union(r, NAME, WHAT, 0b110, false)?;
+            Ok(if id == 1 {
+                ColumnCryptoMetaData::EncryptionWithFooterKey
+            } else {
+                ColumnCryptoMetaData::EncryptionWithColumnKey(EncryptionWithColumnKey::default())
+            })
+        }
+        #[cfg(feature = "metadata-extras")]
         read_union(
             r,
-            "ColumnCryptoMetaData must have exactly one known member",
+            NAME,
             |r, id, wire| match id {
                 // An empty struct: skipped, fields a newer writer added included.
-                1 => read_empty(r, wire, WHAT)
+                1 => crate::thrift::read_empty(r, wire, WHAT)
                     .map(|()| Some(ColumnCryptoMetaData::EncryptionWithFooterKey)),
                 2 => column_key(r, wire, WHAT)
                     .map(|v| Some(ColumnCryptoMetaData::EncryptionWithColumnKey(v))),

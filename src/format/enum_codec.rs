@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::thrift::{Ctx, Reader, ThriftType, Ty, Writer, I32};
 
 macro_rules! enum_codec {
-    ($($t:ident => $idl:literal),* $(,)?) => {
+    ($($t:ident => $idl:literal = $code:literal),* $(,)?) => {
         $(
             impl crate::thrift::__Placeholder for $t {
                 fn placeholder() -> Self {
@@ -58,8 +58,20 @@ macro_rules! enum_codec {
                         *slot = Some($t::from_valid(v));
                     }
                 }
+                const __FLAT: u8 = $code;
+                const __ENUMS: &'static [(&'static str, u32)] = &FLAT_ENUMS;
+                #[inline(always)]
+                fn __from_flat(v: i64) -> Option<Self> {
+                    Some($t::from_valid(v as u8))
+                }
             }
         )*
+
+        /// The compact decoder's flat path: each enum's `(what, valid)` for
+        /// [`Reader::enum_value`], at its code minus one (its `ThriftType::__FLAT`; only
+        /// builds for size and tests read them).
+        static FLAT_ENUMS: [(&str, u32); 8] = [$( ($t::WHAT, $t::VALID), )*];
+        const _: () = { let mut i = 0; $( assert!($code == { i += 1; i }); )* };
 
         /// Every enum, by IDL name, with its `(number, spelling)` pairs (for the IDL test).
         #[doc(hidden)]
@@ -72,12 +84,12 @@ macro_rules! enum_codec {
 }
 
 enum_codec! {
-    PhysicalType => "Type",
-    ConvertedType => "ConvertedType",
-    FieldRepetitionType => "FieldRepetitionType",
-    Encoding => "Encoding",
-    CompressionCodec => "CompressionCodec",
-    PageType => "PageType",
-    BoundaryOrder => "BoundaryOrder",
-    EdgeInterpolationAlgorithm => "EdgeInterpolationAlgorithm",
+    PhysicalType => "Type" = 1,
+    ConvertedType => "ConvertedType" = 2,
+    FieldRepetitionType => "FieldRepetitionType" = 3,
+    Encoding => "Encoding" = 4,
+    CompressionCodec => "CompressionCodec" = 5,
+    PageType => "PageType" = 6,
+    BoundaryOrder => "BoundaryOrder" = 7,
+    EdgeInterpolationAlgorithm => "EdgeInterpolationAlgorithm" = 8,
 }

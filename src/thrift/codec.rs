@@ -154,6 +154,43 @@ pub trait ThriftType: Sized {
     fn __compact_opt(r: &mut Reader<'_>, wire: u8, slot: &mut Option<Self>, ctx: &'static Ctx) {
         super::compact::__read_opt(r, wire, slot, ctx)
     }
+    /// How the compact decoder's flat path ([`super::compact::__read_flat`]) reads a field
+    /// of this type: [`FLAT_INT`] for an integer or bool, an enum's code (its position in
+    /// [`ThriftType::__ENUMS`], plus one), or [`NOT_FLAT`] for any other type, which leaves
+    /// its struct to the general path. (Only builds for size and tests read it.)
+    #[doc(hidden)]
+    const __FLAT: u8 = NOT_FLAT;
+    /// The value of a field that the flat path read as `v` (an integer in range for the type,
+    /// a bool as 0 or 1, an enum's valid number); `None` for a type that is not flat.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __from_flat(v: i64) -> Option<Self> {
+        let _ = v;
+        None
+    }
+    /// An enum's table of every enum's `(what, valid)`, by code (see
+    /// [`ThriftType::__FLAT`]); empty for the other types.
+    #[doc(hidden)]
+    const __ENUMS: &'static [(&'static str, u32)] = &[];
+}
+
+/// [`ThriftType::__FLAT`] of an integer or bool type.
+#[doc(hidden)]
+pub const FLAT_INT: u8 = 0;
+/// [`ThriftType::__FLAT`] of a type that is not an integer, bool or enum.
+#[doc(hidden)]
+pub const NOT_FLAT: u8 = u8::MAX;
+
+/// [`ThriftType::__FLAT`] and [`ThriftType::__from_flat`] of an integer or bool type: `$v`,
+/// the value of the type for the flat path's `i64` `v`.
+macro_rules! flat_int {
+    ($v:ident => $value:expr) => {
+        const __FLAT: u8 = FLAT_INT;
+        #[inline(always)]
+        fn __from_flat($v: i64) -> Option<Self> {
+            Some($value)
+        }
+    };
 }
 
 /// The compact struct decoder's reads of a required and of an optional field
@@ -202,6 +239,7 @@ impl ThriftType for bool {
         w.bool_field(id, *self)
     }
     compact_through!(r, wire, ctx => super::compact::__read_int(r, wire) != 0);
+    flat_int!(v => v != 0);
 }
 
 macro_rules! scalar_codec {
@@ -225,6 +263,7 @@ macro_rules! scalar_codec {
     ($t:ty, $ty:ident, $wire:ident, $read:ident, $write:ident, int) => {
         scalar_codec!($t, $ty, $wire, $read, $write, {
             compact_through!(r, wire, ctx => super::compact::__read_int(r, wire) as $t);
+            flat_int!(v => v as $t);
         });
     };
 }

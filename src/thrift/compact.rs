@@ -239,6 +239,123 @@ pub(crate) fn skip_recursive(r: &mut Reader<'_>, t: u8) -> Result<()> {
     r.skip_nested(t, false)
 }
 
+pub use super::codec::{FLAT_INT, NOT_FLAT};
+/// The flat path's code of a required `#[extra]` field without `metadata-extras`: skipped
+/// (and left empty), whatever its type.
+#[doc(hidden)]
+pub const FLAT_SKIP: u8 = u8::MAX - 1;
+
+/// Whether every field of a struct is read by the flat path (no code is [`NOT_FLAT`]).
+#[doc(hidden)]
+pub const fn __all_flat(codes: &[u8]) -> bool {
+    let mut i = 0;
+    while i < codes.len() {
+        if codes[i] == NOT_FLAT {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The enums' table of a struct's field types ([`ThriftType::__ENUMS`]): the first that is
+/// not empty (every enum type gives the same one).
+#[doc(hidden)]
+pub const fn __enums(tables: &[&'static [(&'static str, u32)]]) -> &'static [(&'static str, u32)] {
+    let mut i = 0;
+    while i < tables.len() {
+        if !tables[i].is_empty() {
+            return tables[i];
+        }
+        i += 1;
+    }
+    &[]
+}
+
+/// The flat path of the compact struct decoder, for a struct whose fields are all integers,
+/// bools and enums (or skipped `#[extra]` fields): reads the fields of `table` into `out`
+/// (by table position: integers and bools through [`__read_int`], enums, by their `codes`,
+/// through [`__read_enum`] with their `(what, valid)` from `enums`), and returns which were
+/// read (a bit per position). The same loop, skips, checks and errors as the general path,
+/// in one function for every such struct instead of a `match` per struct; the struct's own
+/// code only converts the values.
+#[doc(hidden)]
+#[inline(never)]
+pub fn __read_flat(
+    r: &mut Reader<'_>,
+    table: &[(u8, u8)],
+    codes: &[u8],
+    enums: &[(&'static str, u32)],
+    required: u64,
+    missing: &'static str,
+    out: &mut [i64],
+) -> Result<u64> {
+    let mut s = __StructState::new(r);
+    while let Some((id, wire)) = s.next(r, table) {
+        let Some(i) = table.iter().position(|&(t, _)| i16::from(t) == id) else {
+            continue;
+        };
+        let v = match codes.get(i).copied().unwrap_or(FLAT_INT) {
+            FLAT_INT => __read_int(r, wire),
+            FLAT_SKIP => {
+                __skip_field(r, wire);
+                0
+            }
+            code => match enums.get(usize::from(code) - 1) {
+                Some(&(what, valid)) => i64::from(__read_enum(r, what, valid)),
+                None => 0,
+            },
+        };
+        if let Some(slot) = out.get_mut(i) {
+            *slot = v;
+        }
+    }
+    s.finish(r, required, missing)?;
+    Ok(s.seen)
+}
+
+/// The flat path's code of a field (see [`__read_flat`]): its type's, or [`FLAT_SKIP`] for
+/// a required `#[extra]` field without `metadata-extras` (an optional one is not in the
+/// table then, see [`__table_wire`], and never read).
+macro_rules! __flat_code {
+    ($c:expr, $req:ident) => {
+        $c
+    };
+    ($c:expr, required, extra) => {
+        if cfg!(feature = "metadata-extras") {
+            $c
+        } else {
+            $crate::thrift::compact::FLAT_SKIP
+        }
+    };
+    ($c:expr, optional, extra) => {
+        if cfg!(feature = "metadata-extras") {
+            $c
+        } else {
+            $crate::thrift::compact::FLAT_INT
+        }
+    };
+}
+
+/// A field's value from the flat path: `$v` converted, if the field was read (`$seen`);
+/// for a required one that was skipped (`$skip`, see [`FLAT_SKIP`]) or not read (the struct
+/// then failed), its placeholder, as the general path leaves it.
+macro_rules! __flat_value {
+    (required, $ty:ty, $v:expr, $seen:expr, $skip:expr) => {
+        match <$ty as $crate::thrift::ThriftType>::__from_flat($v) {
+            Some(v) if !$skip => v,
+            _ => <$ty as $crate::thrift::__Placeholder>::placeholder(),
+        }
+    };
+    (optional, $ty:ty, $v:expr, $seen:expr, $skip:expr) => {
+        if $seen {
+            <$ty as $crate::thrift::ThriftType>::__from_flat($v)
+        } else {
+            None
+        }
+    };
+}
+
 /// The compact struct decoder (see the module docs); expands to the body of
 /// [`ThriftType::read`] for `$name`.
 macro_rules! __read_struct_compact {
@@ -262,6 +379,37 @@ macro_rules! __read_struct_compact {
         const __MISSING: &str = concat!($(
             $crate::thrift::compact::__missing!($req, $name, $field), "\0",
         )*);
+        // The flat path: a struct of integers, bools and enums only.
+        const __CODES: &[u8] = &[
+            $( $crate::thrift::compact::__flat_code!(
+                <$ty as $crate::thrift::ThriftType>::__FLAT, $req $(, extra $($extra)*)?
+            ), )*
+        ];
+        const __IS_FLAT: bool = $crate::thrift::compact::__all_flat(__CODES);
+        if __IS_FLAT {
+            const __ENUMS: &[(&str, u32)] = $crate::thrift::compact::__enums(&[
+                $( <$ty as $crate::thrift::ThriftType>::__ENUMS, )*
+            ]);
+            let mut __v = [0i64; __TABLE.len()];
+            let __seen = $crate::thrift::compact::__read_flat(
+                __r, __TABLE, __CODES, __ENUMS, __REQUIRED, __MISSING, &mut __v,
+            )?;
+            let mut __i = 0usize;
+            #[allow(unused_assignments)]
+            return Ok($name {
+                $( $field: {
+                    let __at = __i;
+                    __i += 1;
+                    $crate::thrift::compact::__flat_value!(
+                        $req,
+                        $ty,
+                        __v.get(__at).copied().unwrap_or(0),
+                        __seen >> __at & 1 == 1,
+                        __CODES.get(__at) == Some(&$crate::thrift::compact::FLAT_SKIP)
+                    )
+                }, )*
+            });
+        }
         let mut __s = $crate::thrift::compact::__StructState::new(__r);
         // Read in place: a required field holds a placeholder until it is read
         // (`finish` fails if it never is), an optional one `None`.
@@ -392,4 +540,7 @@ pub fn __read_enum(r: &mut Reader<'_>, what: &'static str, valid: u32) -> u8 {
     }
 }
 
-pub(crate) use {__init, __missing, __read_into, __read_struct_compact, __set, __table_wire};
+pub(crate) use {
+    __flat_code, __flat_value, __init, __missing, __read_into, __read_struct_compact, __set,
+    __table_wire,
+};
