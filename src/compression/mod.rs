@@ -663,5 +663,18 @@ pub fn fuzz_decompress(data: &[u8]) {
             (Err(_), None) => {}
         }
         assert!(p.len() <= size && part.len() <= size);
+        // `snap` taking over after the first part: the same bytes, or `snap`'s error.
+        let mut part = alloc::vec::Vec::new();
+        if let Ok(mut p) = SnappyPrefix::new(input, size, &mut part) {
+            let cut = (usize::from(*a) * 37).min(size.saturating_sub(1));
+            if p.extend(input, &mut part, cut).is_ok() {
+                match (p.whole(input, &mut part), whole) {
+                    (Ok(()), Some(w)) => assert_eq!(&part[..p.len()], w, "SNAPPY: whole differs"),
+                    (Ok(()), None) => panic!("SNAPPY: whole decodes what snap rejects"),
+                    (Err(e), Some(_)) => panic!("SNAPPY: whole fails where snap does not: {e}"),
+                    (Err(_), None) => {}
+                }
+            }
+        }
     }
 }

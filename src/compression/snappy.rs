@@ -171,6 +171,22 @@ impl Prefix {
         r
     }
 
+    /// Decodes the whole stream with `snap` (the faster decoder on the most of a page),
+    /// over the bytes decoded so far, which it writes again alike.
+    pub(crate) fn whole(&mut self, input: &[u8], out: &mut Vec<u8>) -> Result<()> {
+        if self.written == self.total {
+            return Ok(());
+        }
+        let total = self.total;
+        let r = grow(out, total).and_then(|()| decompress_to(input, &mut out[..total]));
+        // Nothing more decodes from here: all of it, or an error.
+        self.at = input.len();
+        if r.is_ok() {
+            self.written = total;
+        }
+        r
+    }
+
     fn elements(&mut self, input: &[u8], out: &mut Vec<u8>, want: usize) -> Result<()> {
         let bad = || Error::out_of_spec("SNAPPY stream does not decode");
         let total = self.total;

@@ -700,6 +700,19 @@ proptest! {
         }
         p.extend(&c, &mut out, data.len()).unwrap();
         prop_assert_eq!(&out[..p.len()], &data[..]);
+        // `snap` taking over after a part (what a scan whose gathers go far does): the
+        // whole stream, the part written again alike.
+        let mut out = Vec::new();
+        let mut p = SnappyPrefix::new(&c, data.len(), &mut out).unwrap();
+        if let Some(i) = cuts.first() {
+            p.extend(&c, &mut out, i.index(data.len() + 1)).unwrap();
+        }
+        p.whole(&c, &mut out).unwrap();
+        prop_assert_eq!(p.len(), data.len());
+        prop_assert_eq!(&out[..p.len()], &data[..]);
+        p.whole(&c, &mut out).unwrap();
+        p.extend(&c, &mut out, data.len()).unwrap();
+        prop_assert_eq!(&out[..p.len()], &data[..]);
     }
 }
 

@@ -259,12 +259,20 @@ enum PlainSection<'a> {
     },
 }
 
-/// A page decompressed lazily ([`PageDecoder::lazy_plain`]) whose gathers reach this
-/// fraction of it (numerator, denominator) is decompressed whole at once: parket's prefix
-/// decoder takes about 2.5 times `snap`'s instructions per byte on such pages (the lookup
-/// file's `value` pages: Snappy elements of 4 to 16 bytes), so a part under 2/5 is cheaper.
+/// A page decompressed lazily ([`PageDecoder::lazy_plain`]) whose gathers must go on
+/// decoding this fraction of it (numerator, denominator) or more is decompressed whole at
+/// once: parket's prefix decoder takes about 1.4 times `snap`'s instructions per byte on such
+/// pages (callgrind, the 10M-row lookup file's `value` pages, Snappy elements of 4 to 16
+/// bytes: 10.4 against 7.3 per decompressed byte), so a part under 7/10 is cheaper.
 #[cfg(feature = "snappy")]
-const LAZY_WHOLE: (usize, usize) = (2, 5);
+const LAZY_WHOLE: (usize, usize) = (7, 10);
+
+/// A chunk whose last lazily decompressed page was decompressed past this fraction of it in
+/// the end decompresses its next pages whole ([`PageDecoder::end_lazy_page`]): its gathers
+/// go far into every page. Lower than [`LAZY_WHOLE`]: with [`LAZY_WHOLE`] here, the lookup
+/// bench's string query (two rows kept per page, all over it) took 1.2% more instructions.
+#[cfg(feature = "snappy")]
+const LAZY_CHUNK_WHOLE: (usize, usize) = (2, 5);
 
 /// The smallest BYTE_ARRAY dictionary page kept in place ([`Dictionary::Bytes`]).
 const IN_PLACE_BYTES: usize = 1024;
@@ -479,7 +487,7 @@ impl<'a> PageDecoder<'a> {
     }
 
     /// Before the next data page: when the last page decompressed lazily was decompressed
-    /// past [`LAZY_WHOLE`] of it in the end, the chunk's gathers reach far into its pages
+    /// past [`LAZY_CHUNK_WHOLE`] of it in the end, the chunk's gathers reach far into its pages
     /// (many rows kept, or rows all over each page), and its next pages are decompressed
     /// whole, by `snap`, which costs less than parket's prefix decoder on most of a page. A
     /// chunk read at a row or two keeps decompressing lazily.
@@ -487,8 +495,8 @@ impl<'a> PageDecoder<'a> {
         #[cfg(feature = "snappy")]
         if let (true, Some((PlainSection::Lazy { prefix, .. }, _))) = (variant::DEFERS, &self.plain)
         {
-            let far = prefix.len().saturating_mul(LAZY_WHOLE.1);
-            if far >= prefix.total().saturating_mul(LAZY_WHOLE.0) {
+            let far = prefix.len().saturating_mul(LAZY_CHUNK_WHOLE.1);
+            if far >= prefix.total().saturating_mul(LAZY_CHUNK_WHOLE.0) {
                 self.lazy = false;
             }
         }
@@ -586,9 +594,11 @@ impl<'a> PageDecoder<'a> {
     /// [`PageDecoder::defer_plain`]) to `out`. BYTE_ARRAY ranges are taken in order (one
     /// before the last taken starts the page again).
     /// A lazily decompressed page ([`PageDecoder::lazy_plain`]) is decompressed as far as
-    /// `range` ends, or whole when nothing of it is yet and the caller's gathers `reach`
-    /// (a value ordinal) into its last [`LAZY_WHOLE`] part: `snap`, the faster decoder on
-    /// whole streams, then pays less than parket's prefix decoder on the part.
+    /// `range` ends, or whole when the caller's gathers `reach` (a value ordinal) at least
+    /// [`LAZY_WHOLE`] of the page past what is decoded (the levels before the values, on a
+    /// page's first gather): `snap`, the faster decoder on whole streams, then pays less
+    /// than parket's prefix decoder on the part. (The levels were decoded first, so a rule
+    /// asking for nothing decoded yet never chose `snap` on pages with levels.)
     #[cfg_attr(not(feature = "snappy"), allow(unused_variables))]
     pub(crate) fn gather_plain(
         &mut self,
@@ -611,15 +621,15 @@ impl<'a> PageDecoder<'a> {
         {
             // Checked when the page was read: `n` values of this width fit the section.
             let width = plain_width(out).unwrap_or(0);
-            let mut want = *start + range.end.min(*n) * width;
+            let want = *start + range.end.min(*n) * width;
             let reach = *start + reach.max(range.end).min(*n) * width;
-            let whole = prefix.total().saturating_mul(LAZY_WHOLE.0);
-            if prefix.len() == 0 && reach.saturating_mul(LAZY_WHOLE.1) >= whole {
-                want = usize::MAX;
+            let far = reach.saturating_sub(prefix.len());
+            if far.saturating_mul(LAZY_WHOLE.1) >= prefix.total().saturating_mul(LAZY_WHOLE.0) {
+                prefix.whole(input, &mut self.scratch)
+            } else {
+                prefix.extend(input, &mut self.scratch, want)
             }
-            prefix
-                .extend(input, &mut self.scratch, want)
-                .map_err(without_offset)?;
+            .map_err(without_offset)?;
         }
         let bytes = match section {
             PlainSection::Scratch(r) => self.scratch.get(r.clone()).unwrap_or(&[]),

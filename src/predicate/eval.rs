@@ -46,6 +46,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::bind::{order_bytes, Kind, Node, Predicate, Slot, Test};
+use super::CompareOp;
 use crate::encoding::dictionary::Dict;
 use crate::error::{Error, Result};
 use crate::format::PhysicalType;
@@ -413,8 +414,17 @@ fn num<T: Copy + PartialOrd>(
     match test {
         Test::Cmp(op, s) => {
             let Some(l) = get(s) else { return false };
-            let op = *op;
-            out.extend(v.map(|x| op.holds(x.partial_cmp(&l))));
+            // One loop per operator (what `CompareOp::holds` gives for `partial_cmp`: IEEE
+            // comparisons, NaN unequal to everything), which the compiler vectorises; the
+            // operator matched per value cost about 14 instructions a value.
+            match *op {
+                CompareOp::Eq => out.extend(v.map(|x| x == l)),
+                CompareOp::Ne => out.extend(v.map(|x| x != l)),
+                CompareOp::Lt => out.extend(v.map(|x| x < l)),
+                CompareOp::Le => out.extend(v.map(|x| x <= l)),
+                CompareOp::Gt => out.extend(v.map(|x| x > l)),
+                CompareOp::Ge => out.extend(v.map(|x| x >= l)),
+            }
         }
         Test::In(list) => {
             let Some(ls) = list.iter().map(&get).collect::<Option<Vec<T>>>() else {

@@ -1412,19 +1412,60 @@ fn variant_defers() -> bool {
     !cfg!(parket_opt_size)
 }
 
-/// The rows of `rows` (ascending) whose entry in `keep` is true, as ranges.
+/// The runs of `keep` that are true, as position ranges (maximal: none touches the next).
+/// Falses are passed over 64 at a time (an OR the compiler vectorises): a point lookup keeps
+/// one row of a page of 20,000, and a step per row cost more than evaluating them.
+fn true_runs(keep: &[bool]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < keep.len() {
+        if keep.get(i) != Some(&true) {
+            while let Some(c) = keep.get(i..i + 64) {
+                if c.iter().fold(false, |a, &k| a | k) {
+                    break;
+                }
+                i += 64;
+            }
+            while keep.get(i) == Some(&false) {
+                i += 1;
+            }
+            continue;
+        }
+        let start = i;
+        while keep.get(i) == Some(&true) {
+            i += 1;
+        }
+        out.push(start..i);
+    }
+    out
+}
+
+/// The rows of `rows` (ascending) whose entry in `keep` is true, as ranges (`keep` has an
+/// entry per row of `rows`, in order; entries past them are not rows).
 fn kept_rows(rows: &[Range<u64>], keep: &[bool]) -> Vec<Range<u64>> {
     let mut out: Vec<Range<u64>> = Vec::new();
-    let mut k = keep.iter();
-    for r in rows {
-        for row in r.clone() {
-            if k.next() != Some(&true) {
+    // `rows[r]` holds the positions from `at` on.
+    let (mut r, mut at) = (0usize, 0usize);
+    for run in true_runs(keep) {
+        let mut a = run.start;
+        while a < run.end {
+            let Some(range) = rows.get(r) else {
+                return out;
+            };
+            let len = (range.end - range.start) as usize;
+            if a >= at + len {
+                at += len;
+                r += 1;
                 continue;
             }
+            let end = run.end.min(at + len);
+            let from = range.start + (a - at) as u64;
+            let to = range.start + (end - at) as u64;
             match out.last_mut() {
-                Some(last) if last.end == row => last.end += 1,
-                _ => out.push(row..row + 1),
+                Some(last) if last.end == from => last.end = to,
+                _ => out.push(from..to),
             }
+            a = end;
         }
     }
     out
@@ -1491,6 +1532,23 @@ fn filter_rows(data: &LeafData, max_def: u16, max_rep: u16, keep: &[bool]) -> Le
         out.values
             .extend_from(data.values.as_ref().slice_or_empty(from.1..to.1));
     };
+    if max_rep == 0 {
+        // A level position per row: the kept runs are copied, the values before each
+        // counted from the levels (a vectorised count), not walked row by row.
+        let values = |a: usize, b: usize| match max_def {
+            0 => b - a,
+            _ => crate::levels::count_level(data.def_levels.get(a..b).unwrap_or(&[]), max_def),
+        };
+        let (mut at, mut value) = (0usize, 0usize);
+        for run in true_runs(keep.get(..n).unwrap_or(keep)) {
+            value += values(at, run.start);
+            let kept = values(run.start, run.end);
+            flush(&mut out, (run.start, value), (run.end, value + kept));
+            value += kept;
+            at = run.end;
+        }
+        return out;
+    }
     for i in 0..n {
         let starts = max_rep == 0 || data.rep_levels.get(i) == Some(&0);
         if starts {
@@ -1941,8 +1999,110 @@ impl<'a> FileReader<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::batch_threads;
+    use super::{batch_threads, filter_rows, kept_rows, true_runs};
+    use crate::values::{LeafData, Values};
+    use alloc::vec::Vec;
     use core::ops::Range;
+    use proptest::prelude::*;
+
+    /// `kept_rows` row by row (as it was written before the runs).
+    fn kept_rows_by_row(rows: &[Range<u64>], keep: &[bool]) -> Vec<Range<u64>> {
+        let mut out: Vec<Range<u64>> = Vec::new();
+        let mut k = keep.iter();
+        for row in rows.iter().flat_map(|r| r.clone()) {
+            if k.next() == Some(&true) {
+                match out.last_mut() {
+                    Some(last) if last.end == row => last.end += 1,
+                    _ => out.push(row..row + 1),
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn runs_of_a_point_and_of_edges() {
+        let mut keep = alloc::vec![false; 20_000];
+        keep[12_345] = true;
+        assert_eq!(true_runs(&keep), alloc::vec![12_345..12_346; 1]);
+        let rows = [100..10_100, 30_000..40_000];
+        assert_eq!(kept_rows(&rows, &keep), one(32_345..32_346));
+        keep[0] = true;
+        keep[19_999] = true;
+        keep[9_999] = true;
+        keep[10_000] = true;
+        assert_eq!(
+            true_runs(&keep),
+            [0..1, 9_999..10_001, 12_345..12_346, 19_999..20_000]
+        );
+        // A run across two ranges splits; ranges that touch merge.
+        assert_eq!(
+            kept_rows(&rows, &keep),
+            [
+                100..101,
+                10_099..10_100,
+                30_000..30_001,
+                32_345..32_346,
+                39_999..40_000
+            ]
+        );
+        assert_eq!(
+            kept_rows(&[5..10, 10..12], &[false, false, false, false, true, true]),
+            one(9..11)
+        );
+        assert!(true_runs(&[]).is_empty());
+    }
+
+    proptest! {
+        /// Runs found 64 falses at a time, rows and filtered levels and values from them,
+        /// against the walk row by row, on sparse and dense picks.
+        #[test]
+        fn kept_runs_match_the_row_walk(
+            keep in proptest::collection::vec(prop_oneof![10 => Just(false), 1 => Just(true), 3 => any::<bool>()], 0..300),
+            cuts in proptest::collection::vec(0u64..40, 0..6),
+            nulls in proptest::collection::vec(any::<bool>(), 300),
+        ) {
+            // Ranges of rows covering keep.len() positions (or fewer: entries past them).
+            let mut rows = Vec::new();
+            let (mut start, mut left) = (7u64, keep.len() as u64);
+            for c in cuts {
+                let n = c.min(left);
+                rows.push(start..start + n);
+                start += n + c % 3;
+                left -= n;
+            }
+            rows.push(start..start + left);
+            let runs = true_runs(&keep);
+            let want: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+            let got: Vec<usize> = runs.iter().flat_map(|r| r.clone()).collect();
+            prop_assert_eq!(got, want);
+            prop_assert!(runs.windows(2).all(|w| w[0].end < w[1].start));
+            prop_assert_eq!(kept_rows(&rows, &keep), kept_rows_by_row(&rows, &keep));
+            let short = &rows[..rows.len() - 1];
+            prop_assert_eq!(kept_rows(short, &keep), kept_rows_by_row(short, &keep));
+            // A flat optional column: a level per row, values for the non-null ones.
+            let levels: Vec<u16> = nulls[..keep.len()].iter().map(|&n| u16::from(!n)).collect();
+            let values: Vec<i64> = (0..levels.iter().filter(|&&l| l == 1).count() as i64).collect();
+            let data = LeafData { def_levels: levels.clone(), rep_levels: Vec::new(), values: Values::Int64(values.clone()) };
+            let out = filter_rows(&data, 1, 0, &keep);
+            let mut v = 0;
+            let (mut want_levels, mut want_values) = (Vec::new(), Vec::new());
+            for (i, &l) in levels.iter().enumerate() {
+                if keep[i] {
+                    want_levels.push(l);
+                    if l == 1 { want_values.push(v); }
+                }
+                v += i64::from(l);
+            }
+            prop_assert_eq!(&out.def_levels, &want_levels);
+            prop_assert!(matches!(&out.values, Values::Int64(x) if *x == want_values));
+            // Required: no levels, a value per row.
+            let data = LeafData { def_levels: Vec::new(), rep_levels: Vec::new(), values: Values::Int64((0..keep.len() as i64).collect()) };
+            let out = filter_rows(&data, 0, 0, &keep);
+            let want: Vec<i64> = (0..keep.len() as i64).filter(|&i| keep[i as usize]).collect();
+            prop_assert!(matches!(&out.values, Values::Int64(x) if *x == want));
+        }
+    }
 
     /// One range of rows.
     fn one(r: Range<u64>) -> [Range<u64>; 1] {
