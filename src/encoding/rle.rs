@@ -152,7 +152,7 @@ fn run_header<'a>(c: &mut Cursor<'a>, bit_width: u32) -> Result<RunHeader<'a>> {
         // A one-byte header (runs under 64 values or 64 groups): read in place, not through
         // the general ULEB128 reader (47 instructions a header, a third of a short run).
         // Builds for size read every header the general way (96 bytes less).
-        Some(&b) if b < 0x80 && !cfg!(parket_opt_size) => {
+        Some(&b) if b < 0x80 && variant::ONE_BYTE_HEADERS => {
             c.skip(1, "RLE/bit-packing hybrid run header")?;
             u64::from(b)
         }
@@ -344,6 +344,10 @@ mod fast {
     use crate::bytes::Cursor;
     use crate::error::{Error, Result};
 
+    /// [`run_header`] reads a one-byte header in place (the general ULEB128 reader costs a
+    /// third of a short run).
+    pub(super) const ONE_BYTE_HEADERS: bool = true;
+
     /// [`decode_hybrid`] for levels and booleans: its own instance per output type.
     #[inline]
     pub(super) fn decode_narrow<T: HybridOutput>(
@@ -511,6 +515,10 @@ mod compact {
 
     use super::{decode_hybrid, HybridOutput, LevelCounts};
     use crate::error::{Error, Result};
+
+    /// Every run header through the general ULEB128 reader (the in-place path is 96 bytes).
+    #[cfg_attr(not(parket_opt_size), allow(dead_code))]
+    pub(super) const ONE_BYTE_HEADERS: bool = false;
 
     /// [`decode_hybrid`] for levels and booleans in builds for size: the
     /// `u32` instance (which dictionary indices need anyway) into a scratch vector, then a
