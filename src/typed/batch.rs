@@ -105,10 +105,16 @@ fn member_plan<'p, T: Field>(
             // A leaf that is the optional node finds its nulls itself.
             let leaf = matches!(**inner, Plan::Leaf { .. }) && c.leaf_at(curs.start, *def);
             if !leaf {
-                let mut all = true;
-                c.scan(curs.start, *rep, slots.len(), |k, d| {
-                    all &= !slots.get(k).copied().unwrap_or(false) || d >= *def;
-                })?;
+                let all = match c.all_reach(curs.start, *rep, *def, slots)? {
+                    Some(all) => all,
+                    None => {
+                        let mut all = true;
+                        c.scan(curs.start, *rep, slots.len(), |k, d| {
+                            all &= !slots.get(k).copied().unwrap_or(false) || d >= *def;
+                        })?;
+                        all
+                    }
+                };
                 if !all {
                     return Err(miss());
                 }
@@ -127,6 +133,12 @@ pub trait Rows<T> {
     /// Takes the values of all the present slots (an error where they are too few or too
     /// many).
     fn put(&mut self, values: impl ExactSizeIterator<Item = T>) -> Result<()>;
+    /// [`Rows::put`] of values already in a `Vec` (a struct's, built in place), which a
+    /// `Vec` takes as it is and lists take by the block (no value moved one by one).
+    #[inline]
+    fn put_all(&mut self, values: Vec<T>) -> Result<()> {
+        self.put(values.into_iter())
+    }
 }
 
 impl<T> Rows<T> for Vec<T> {
@@ -136,6 +148,15 @@ impl<T> Rows<T> for Vec<T> {
         self.extend(values);
         if self.len() - before != n {
             return Err(miss());
+        }
+        Ok(())
+    }
+    #[inline]
+    fn put_all(&mut self, mut values: Vec<T>) -> Result<()> {
+        if self.is_empty() {
+            *self = values;
+        } else {
+            self.append(&mut values);
         }
         Ok(())
     }
@@ -167,6 +188,118 @@ impl<T> Rows<T> for Lists<'_, T> {
         }
         Ok(())
     }
+    /// Each list split off the end of `values` (an allocation of its length and one copy
+    /// of its elements' bytes), the last list first; the first keeps `values`' buffer,
+    /// shrunk to fit.
+    fn put_all(&mut self, mut values: Vec<T>) -> Result<()> {
+        let (slots, lens) = (self.slots, self.lens);
+        let present = slots.iter().zip(lens).filter(|(s, _)| **s).map(|(_, &n)| n);
+        if present.clone().sum::<usize>() != values.len() {
+            return Err(miss());
+        }
+        let start = self.out.len();
+        let mut at = start + present.clone().count();
+        self.out.resize_with(at, Vec::new);
+        for n in present.rev() {
+            at -= 1;
+            let list = if at == start {
+                values.shrink_to_fit();
+                core::mem::take(&mut values)
+            } else {
+                values.split_off(values.len() - n)
+            };
+            if let Some(slot) = self.out.get_mut(at) {
+                *slot = list;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Where a leaf's column loop ([`ColumnCursors::leaf_many`]) puts its values: pushed onto
+/// a `Vec`, or written into the field of each row in turn ([`At`]).
+pub(crate) trait Put<T> {
+    fn reserve(&mut self, n: usize);
+    /// An error where there is no row left to write to.
+    fn put(&mut self, v: T) -> Result<()>;
+}
+
+impl<T> Put<T> for Vec<T> {
+    #[inline(always)]
+    fn reserve(&mut self, n: usize) {
+        Vec::reserve(self, n);
+    }
+    #[inline(always)]
+    fn put(&mut self, v: T) -> Result<()> {
+        self.push(v);
+        Ok(())
+    }
+}
+
+/// A field of rows built in place (`at(row)` is where the value goes), filled in order.
+pub(crate) struct At<'r, R, F> {
+    rows: core::slice::IterMut<'r, R>,
+    at: F,
+}
+
+impl<'r, R, F> At<'r, R, F> {
+    #[inline(always)]
+    pub(crate) fn new(rows: &'r mut [R], at: F) -> Self {
+        At {
+            rows: rows.iter_mut(),
+            at,
+        }
+    }
+    /// An error unless every row got its value.
+    #[inline(always)]
+    fn done(&self) -> Result<()> {
+        if self.rows.len() != 0 {
+            return Err(miss());
+        }
+        Ok(())
+    }
+}
+
+impl<T, R, F: FnMut(&mut R) -> &mut T> Put<T> for At<'_, R, F> {
+    #[inline(always)]
+    fn reserve(&mut self, _: usize) {}
+    #[inline(always)]
+    fn put(&mut self, v: T) -> Result<()> {
+        let row = self.rows.next().ok_or_else(miss)?;
+        *(self.at)(row) = v;
+        Ok(())
+    }
+}
+
+/// Values read into a `Vec` put into the rows' fields (what reads in place where no
+/// column loop applies).
+#[inline]
+pub(crate) fn assign<R, T>(
+    rows: &mut [R],
+    mut at: impl FnMut(&mut R) -> &mut T,
+    values: Vec<T>,
+) -> Result<()> {
+    if values.len() != rows.len() {
+        return Err(miss());
+    }
+    for (r, v) in rows.iter_mut().zip(values) {
+        *at(r) = v;
+    }
+    Ok(())
+}
+
+/// [`Field::read_many_at`] of a field (as [`read_member_many`]): the field of each row of
+/// `rows`, one per present slot, read in place.
+#[doc(hidden)]
+#[inline]
+pub fn read_member_at<T: Field, R>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    rows: &mut [R],
+    at: impl FnMut(&mut R) -> &mut T,
+) -> Result<()> {
+    T::read_many_at(member_plan::<T>(plan, c, slots)?, c, slots, rows, at)
 }
 
 /// `Option<T>`'s [`Field::read_many`].
@@ -403,6 +536,41 @@ impl ColumnCursors<'_> {
         Ok(())
     }
 
+    /// Whether the entry of every present slot of `slots` in cursor `i` reaches definition
+    /// level `def`, where the next entries are one per slot (none repeated deeper than
+    /// `depth`, the node's repeated ancestors); `None` where they are not (then
+    /// [`ColumnCursors::scan`] walks them). Moves nothing; no early exit (the compiler
+    /// vectorizes both passes).
+    #[inline]
+    pub(crate) fn all_reach(
+        &self,
+        i: usize,
+        depth: u16,
+        def: u16,
+        slots: &[bool],
+    ) -> Result<Option<bool>> {
+        let c = self.cur(i).map_err(|_| miss())?;
+        if c.max_def == 0 {
+            return Err(miss());
+        }
+        let n = slots.len();
+        let defs = c.leaf.def_levels.get(c.lvl..c.lvl + n).ok_or_else(miss)?;
+        let reps = &c.leaf.rep_levels;
+        if !reps.is_empty() {
+            // The entry after the n also starts a slot (or the page ends there).
+            let end = (c.lvl + n + 1).min(reps.len());
+            let reps = reps.get(c.lvl..end).ok_or_else(miss)?;
+            if reps.iter().fold(0, |m, &r| m.max(r)) > depth {
+                return Ok(None);
+            }
+        }
+        let all = slots
+            .iter()
+            .zip(defs)
+            .fold(true, |a, (&s, &d)| a & (!s | (d >= def)));
+        Ok(Some(all))
+    }
+
     /// A leaf's column loop: for each slot, steps over an absent one's entry, or takes a
     /// present one's value as `conv` makes it (`None`: it does not fit, which ends the
     /// batch), or its null as `S` says (a required field's null ends the batch; an
@@ -413,7 +581,7 @@ impl ColumnCursors<'_> {
         &mut self,
         i: usize,
         slots: &[bool],
-        out: &mut Vec<S::Out>,
+        out: &mut impl Put<S::Out>,
         pick: impl Fn(&Values) -> Option<&[P]>,
         conv: impl Fn(P) -> Option<T>,
     ) -> Result<bool> {
@@ -442,7 +610,7 @@ impl ColumnCursors<'_> {
         &mut self,
         i: usize,
         slots: &[bool],
-        out: &mut Vec<S::Out>,
+        out: &mut impl Put<S::Out>,
     ) -> Result<bool> {
         let c = self.curs.get_mut(i).ok_or_else(miss)?;
         if let Some(super::DictStrings {
@@ -528,6 +696,28 @@ pub(crate) fn leaf_read<S: Slot<T>, T>(
     S::fallback(plan, c, slots, out)
 }
 
+/// [`leaf_read`] into the field `at(row)` of each of `rows` (one per present slot): the
+/// column loop `fast` writes there; the fallback reads into a `Vec` first.
+#[inline]
+pub(crate) fn leaf_read_at<S: Slot<T>, T, R, F: FnMut(&mut R) -> &mut S::Out>(
+    plan: &Plan,
+    c: &mut ColumnCursors<'_>,
+    slots: &[bool],
+    rows: &mut [R],
+    at: F,
+    fast: impl FnOnce(usize, Conv, &mut ColumnCursors<'_>, &mut At<'_, R, F>) -> Result<bool>,
+) -> Result<()> {
+    let mut put = At::new(rows, at);
+    if let Some((cur, conv)) = leaf_of::<S, T>(plan, c) {
+        if fast(cur, conv, c, &mut put)? {
+            return put.done();
+        }
+    }
+    let mut values = Vec::with_capacity(put.rows.len());
+    S::fallback(plan, c, slots, &mut values)?;
+    assign(put.rows.into_slice(), put.at, values)
+}
+
 /// A field that is not an `Option` ([`Slot`]).
 pub(crate) struct Required;
 /// An `Option` over a leaf that is its optional node ([`Slot`]).
@@ -600,7 +790,7 @@ fn leaf_loop<S: Slot<T>, T>(
     defs: &[u16],
     slots: &[bool],
     nvals: usize,
-    out: &mut Vec<S::Out>,
+    out: &mut impl Put<S::Out>,
     value: impl Fn(usize) -> Option<T>,
 ) -> Result<(usize, usize)> {
     let n = slots.len();
@@ -611,26 +801,45 @@ fn leaf_loop<S: Slot<T>, T>(
             return Err(miss());
         }
         for k in 0..n {
-            out.push(S::value(value(k).ok_or_else(miss)?));
+            out.put(S::value(value(k).ok_or_else(miss)?))?;
         }
         return Ok((0, n));
     }
     let defs = defs.get(..n).ok_or_else(miss)?;
-    if n <= nvals && slots.iter().zip(defs).all(|(&s, &d)| s && d == full) {
-        // No nulls: the next n values.
-        for k in 0..n {
-            out.push(S::value(value(k).ok_or_else(miss)?));
+    // Where every present slot's entry holds a value and no absent one's does (an absent
+    // slot's ancestor is null or an empty list, so its leaf has no value), the values are
+    // the next ones, one per present slot in order. Checked and counted without an early
+    // exit (a loop the compiler vectorizes).
+    let (mut bad, mut m) = (0u8, 0usize);
+    for (s, d) in slots.chunks(1024).zip(defs.chunks(1024)) {
+        // Narrow lanes (u8, u16 sums of at most 1,024), which the compiler vectorizes.
+        bad |= s
+            .iter()
+            .zip(d)
+            .fold(0u8, |b, (&s, &d)| b | u8::from(s != (d == full)));
+        m += usize::from(s.iter().map(|&s| u16::from(s)).sum::<u16>());
+    }
+    if bad == 0 {
+        if m > nvals {
+            return Err(miss());
         }
-        return Ok((n, n));
+        for k in 0..m {
+            out.put(S::value(value(k).ok_or_else(miss)?))?;
+        }
+        return Ok((n, m));
+    }
+    if !S::NULLABLE {
+        // A null in a field that is not an Option (or levels that disagree).
+        return Err(miss());
     }
     let mut val = 0;
     for (&d, &s) in defs.iter().zip(slots) {
         if s {
             if d == full {
-                out.push(S::value(value(val).ok_or_else(miss)?));
+                out.put(S::value(value(val).ok_or_else(miss)?))?;
                 val += 1;
             } else {
-                out.push(S::null().ok_or_else(miss)?);
+                out.put(S::null().ok_or_else(miss)?)?;
             }
         }
     }
