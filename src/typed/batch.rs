@@ -222,6 +222,8 @@ pub(crate) trait Put<T> {
     fn reserve(&mut self, n: usize);
     /// An error where there is no row left to write to.
     fn put(&mut self, v: T) -> Result<()>;
+    /// Puts the first `m` of `values` (an error where one is `None` or there are fewer).
+    fn put_n(&mut self, m: usize, values: impl ExactSizeIterator<Item = Option<T>>) -> Result<()>;
 }
 
 impl<T> Put<T> for Vec<T> {
@@ -232,6 +234,17 @@ impl<T> Put<T> for Vec<T> {
     #[inline(always)]
     fn put(&mut self, v: T) -> Result<()> {
         self.push(v);
+        Ok(())
+    }
+    #[inline(always)]
+    fn put_n(&mut self, m: usize, values: impl ExactSizeIterator<Item = Option<T>>) -> Result<()> {
+        if values.len() < m {
+            return Err(miss());
+        }
+        self.reserve(m);
+        for v in values.take(m) {
+            self.push(v.ok_or_else(miss)?);
+        }
         Ok(())
     }
 }
@@ -267,6 +280,21 @@ impl<T, R, F: FnMut(&mut R) -> &mut T> Put<T> for At<'_, R, F> {
     fn put(&mut self, v: T) -> Result<()> {
         let row = self.rows.next().ok_or_else(miss)?;
         *(self.at)(row) = v;
+        Ok(())
+    }
+    /// The next `m` rows and the values zipped as slices (no check per value of either's
+    /// end).
+    #[inline(always)]
+    fn put_n(&mut self, m: usize, values: impl ExactSizeIterator<Item = Option<T>>) -> Result<()> {
+        let rows = core::mem::take(&mut self.rows).into_slice();
+        if rows.len() < m || values.len() < m {
+            return Err(miss());
+        }
+        let (head, tail) = rows.split_at_mut(m);
+        self.rows = tail.iter_mut();
+        for (row, v) in head.iter_mut().zip(values) {
+            *(self.at)(row) = v.ok_or_else(miss)?;
+        }
         Ok(())
     }
 }
@@ -370,33 +398,26 @@ pub(crate) fn read_lists(
     let lvl = cur.lvl;
     let (defs, reps) = (&cur.leaf.def_levels, &cur.leaf.rep_levels);
     let mut lens = Vec::with_capacity(slots.len());
-    let mut elems = Vec::with_capacity(slots.len());
+    // At most one element per entry the page holds from here.
+    let mut elems = Vec::with_capacity(defs.len().saturating_sub(lvl).max(slots.len()));
     let mut at = lvl;
     for &s in slots {
         let d = *defs.get(at).ok_or_else(miss)?;
+        at += 1;
+        // A list's entries run on while the repetition level is at least its own.
+        let rest = reps.get(at..).unwrap_or(&[]);
+        let len = rest.iter().position(|&r| r < rep).unwrap_or(rest.len());
+        at += len;
         if !s || d < def {
             lens.push(0);
             elems.push(false);
-            at += 1;
-            // A list's entries run on while the repetition level is at least its own.
-            while reps.get(at).is_some_and(|&r| r >= rep) {
-                at += 1;
-            }
             continue;
         }
-        let mut n = 1;
-        at += 1;
-        elems.push(true);
-        while let Some(&r) = reps.get(at) {
-            if r < rep {
-                break;
-            }
-            if r == rep {
-                n += 1;
-                elems.push(true);
-            }
-            at += 1;
-        }
+        // An entry at the list's own level starts an element (deeper ones go on in it);
+        // counted without a branch per entry.
+        let more = rest.get(..len).unwrap_or(&[]);
+        let n = 1 + more.iter().map(|&r| usize::from(r == rep)).sum::<usize>();
+        elems.resize(elems.len() + n, true);
         lens.push(n);
     }
     if at > defs.len() {
@@ -594,9 +615,8 @@ impl ColumnCursors<'_> {
             c.max_def,
             c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
             slots,
-            values.len(),
             out,
-            |k| conv(*values.get(k)?),
+            values.iter().map(|&x| conv(x)),
         )?;
         c.lvl += l;
         c.val += v;
@@ -625,9 +645,9 @@ impl ColumnCursors<'_> {
                 c.max_def,
                 c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
                 slots,
-                idx.len(),
                 out,
-                |k| super::DictStrings::entry(text, *idx.get(k)?).map(alloc::string::String::from),
+                idx.iter()
+                    .map(|&j| super::DictStrings::entry(text, j).map(alloc::string::String::from)),
             )?;
             c.lvl += l;
             c.val += v;
@@ -646,12 +666,11 @@ impl ColumnCursors<'_> {
             c.max_def,
             c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
             slots,
-            bounds.len().saturating_sub(1),
             out,
-            |k| {
-                let (&start, &end) = (bounds.get(k)?, bounds.get(k + 1)?);
-                t.get(start..end).map(alloc::string::String::from)
-            },
+            bounds.windows(2).map(|w| match *w {
+                [start, end] => t.get(start..end).map(alloc::string::String::from),
+                _ => None,
+            }),
         )?;
         c.lvl += l;
         c.val += v;
@@ -781,28 +800,27 @@ pub(crate) fn leaf_of<S: Slot<T>, T>(plan: &Plan, c: &ColumnCursors<'_>) -> Opti
 }
 
 /// The loop of [`ColumnCursors::leaf_many`] over a column whose definition levels from
-/// where it is are `defs` (none where `full`, its max definition level, is 0) and which
-/// has `nvals` values left: `value(k)` is the k-th of them as the field's type. Gives how
+/// where it is are `defs` (none where `full`, its max definition level, is 0) and whose
+/// values left are `values`, as the field's type (`None`: one that does not fit). Gives how
 /// many levels and values it went over.
 #[inline(always)]
 fn leaf_loop<S: Slot<T>, T>(
     full: u16,
     defs: &[u16],
     slots: &[bool],
-    nvals: usize,
     out: &mut impl Put<S::Out>,
-    value: impl Fn(usize) -> Option<T>,
+    values: impl ExactSizeIterator<Item = Option<T>>,
 ) -> Result<(usize, usize)> {
     let n = slots.len();
+    let nvals = values.len();
+    let mut values = values.map(|v| v.map(S::value));
     out.reserve(n);
     if full == 0 {
         // No levels: no nulls, and every slot is present.
         if n > nvals || !slots.iter().all(|&s| s) {
             return Err(miss());
         }
-        for k in 0..n {
-            out.put(S::value(value(k).ok_or_else(miss)?))?;
-        }
+        out.put_n(n, values)?;
         return Ok((0, n));
     }
     let defs = defs.get(..n).ok_or_else(miss)?;
@@ -823,9 +841,7 @@ fn leaf_loop<S: Slot<T>, T>(
         if m > nvals {
             return Err(miss());
         }
-        for k in 0..m {
-            out.put(S::value(value(k).ok_or_else(miss)?))?;
-        }
+        out.put_n(m, values)?;
         return Ok((n, m));
     }
     if !S::NULLABLE {
@@ -836,7 +852,7 @@ fn leaf_loop<S: Slot<T>, T>(
     for (&d, &s) in defs.iter().zip(slots) {
         if s {
             if d == full {
-                out.put(S::value(value(val).ok_or_else(miss)?))?;
+                out.put(values.next().flatten().ok_or_else(miss)?)?;
                 val += 1;
             } else {
                 out.put(S::null().ok_or_else(miss)?)?;
