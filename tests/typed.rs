@@ -1289,9 +1289,10 @@ fn optional_leaves_and_lists_of_structs_across_batches() {
 
 /// Structs are built in place (each field read into them a column at a time) and handed
 /// to their lists by the block: lists of structs of every length (none, null, one, many)
-/// across batches, pages and row groups read back equal, in order; a struct whose enum
-/// field has no first variant to build around (`EnumField::FIRST` left `None`, as a hand
-/// implementation may) reads the same rows one by one.
+/// across batches, pages and row groups (one list longer than a batch takes) read back
+/// equal, in order; a struct whose enum field has no first variant to build around
+/// (`EnumField::FIRST` left `None`, as a hand implementation may) reads the same rows one
+/// by one.
 #[test]
 fn structs_built_in_place_read_back_in_order() {
     #[derive(Debug, Clone, PartialEq)]
@@ -1347,7 +1348,10 @@ fn structs_built_in_place_read_back_in_order() {
     let rows: Vec<Top> = (0..5_000)
         .map(|i| Top {
             name: format!("row {i}"),
-            items: (0..i % 7).map(|k| item(i, k)).collect(),
+            // Row 2,500's list is longer than a batch takes entries (read one by one).
+            items: (0..if i == 2_500 { 9_000 } else { i % 7 })
+                .map(|k| item(i, k))
+                .collect(),
             maybe: (i % 5 != 0).then(|| (0..i % 4).map(|k| item(i, k + 10)).collect()),
             handed: (0..i % 3)
                 .map(|k| Handed {

@@ -28,6 +28,13 @@ pub(crate) use slices::*;
 /// Most rows read as one batch (bounds the memory of the columns' intermediate values).
 pub(crate) const MAX_BATCH: usize = 1024;
 
+/// Most level entries of a repeated column a batch takes: the rows whose entries start in
+/// the first 8,192 (at least two rows, else they are read one by one), so that the structs
+/// of a batch's lists, built in place and filled a column at a time, stay in the core's
+/// cache (nested-v1-dict-none: 1,024 rows are about 30,000 list elements, 1.4 MB of them;
+/// CPU time per read 110.5 -> 102.9 ms at 256 rows, the same at 128).
+const MAX_ENTRIES: usize = 8192;
+
 /// The error that ends a batch: the rows are read again one by one, which says what it is.
 #[cold]
 pub(crate) fn miss() -> Error {
@@ -506,6 +513,7 @@ impl CursorState {
                 // Rows start at repetition level 0: n whole rows need n + 1 starts. Counted
                 // a block at a time (a loop the compiler vectorizes), up to what is needed.
                 let rest = c.leaf.rep_levels.get(c.lvl..).unwrap_or(&[]);
+                let rest = rest.get(..MAX_ENTRIES).unwrap_or(rest);
                 let mut starts = 0;
                 for block in rest.chunks(1024) {
                     // Summed as u16 (a block has at most 1,024), which the compiler
