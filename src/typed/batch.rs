@@ -4,8 +4,11 @@
 //!
 //! A batch is a run of *slots*, one per value a type is asked for: present (`true`), or
 //! absent (`false`: an ancestor is null or an empty list, which is one entry in each of
-//! the type's columns, stepped over). A struct reads each of its fields for all the slots
-//! (one column after the other), then builds the structs; an `Option` or a list looks at
+//! the type's columns, stepped over). A struct is built first, one per present slot, from
+//! placeholders ([`Field::placeholder`]), then each of its fields is read into them in
+//! place for all the slots (one column after the other, [`Field::read_many_at`]: a leaf's
+//! column loop writes straight into the field), and the structs go to their `Vec` or
+//! their lists whole ([`Rows::put_all`]); an `Option` or a list looks at
 //! its first column's levels to turn its slots into its value's slots (present where the
 //! node is there, one per list element). A leaf walks its column's levels and values in
 //! one loop, with no lookup per value.
