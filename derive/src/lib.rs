@@ -174,6 +174,10 @@ fn expand_enum(input: &DeriveInput, e: &syn::DataEnum) -> syn::Result<Tokens> {
         names.push(a.name.unwrap_or_else(|| v.ident.to_string()));
         idents.push(&v.ident);
     }
+    let first = match idents.first() {
+        Some(v) => quote!(::core::option::Option::Some(#ident::#v)),
+        None => quote!(::core::option::Option::None),
+    };
     Ok(quote! {
         impl ::parket::typed::EnumField for #ident {
             const VARIANTS: &'static [&'static str] = &[#(#names),*];
@@ -184,6 +188,7 @@ fn expand_enum(input: &DeriveInput, e: &syn::DataEnum) -> syn::Result<Tokens> {
                 #(if name == #names.as_bytes() { return ::core::option::Option::Some(#ident::#idents); })*
                 ::core::option::Option::None
             }
+            const FIRST: ::core::option::Option<Self> = #first;
         }
         ::parket::typed::enum_field!(#ident);
     })
@@ -205,8 +210,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
     let mut reads = Vec::new();
     let mut plans = Vec::new();
     let mut columns = Vec::new();
-    let mut builds = Vec::new();
-    let mut valuess = Vec::new();
+    let mut placeholders = Vec::new();
     let mut seen: Vec<String> = Vec::new();
     let mut k = 0usize;
     for f in &named.named {
@@ -217,7 +221,7 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
             .ok_or_else(|| Error::new_spanned(f, "unnamed field"))?;
         if a.skip {
             reads.push(quote!(#fid: ::core::default::Default::default()));
-            builds.push(quote!(#fid: ::core::default::Default::default()));
+            placeholders.push(quote!(#fid: ::core::default::Default::default()));
             continue;
         }
         let ty = &f.ty;
@@ -262,23 +266,13 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
             b.bind_member::<#ty>(node, #name, stringify!(#fid), #attrs)?
         ));
         let plan = quote::format_ident!("plan_{}", k);
-        let values = quote::format_ident!("values_{}", k);
         reads.push(quote!(#fid: ::parket::typed::read_member::<#ty>(#plan, c)?));
         columns.push(quote! {
-            let mut #values = ::std::vec::Vec::new();
-            ::parket::typed::read_member_many::<#ty>(#plan, c, slots, &mut #values)?;
+            ::parket::typed::read_member_at::<#ty, Self>(#plan, c, slots, &mut rows, |r| &mut r.#fid)?;
         });
-        builds.push(quote!(#fid: #values));
-        valuess.push(values);
+        placeholders.push(quote!(#fid: <#ty as ::parket::typed::Field>::placeholder()?));
         plans.push(plan);
         k += 1;
-    }
-    // The fields' values zipped, and the nested pair that names each.
-    let mut rows = quote!(::core::iter::repeat_n((), n));
-    let mut pattern = quote!(());
-    for values in &valuess {
-        rows = quote!(::core::iter::Iterator::zip(#rows, #values));
-        pattern = quote!((#pattern, #values));
     }
     let name = ident.to_string();
     Ok(quote! {
@@ -359,15 +353,25 @@ fn expand_struct(input: &DeriveInput, fields: &Fields) -> syn::Result<Tokens> {
                 let [#(#plans),*] = plan.group_fields()? else {
                     return ::core::result::Result::Err(::parket::typed::group_mismatch());
                 };
-                #(#columns)*
+                // The structs built first (placeholder fields), then each field read into
+                // them in place, a column at a time, then handed to `out` whole (a Vec, or
+                // the lists of a Vec<Self> field).
                 let n = slots.iter().filter(|s| **s).count();
-                if false #(|| #valuess.len() != n)* {
-                    return ::core::result::Result::Err(::parket::typed::group_mismatch());
+                let mut rows: ::std::vec::Vec<Self> = ::std::vec::Vec::with_capacity(n);
+                for _ in 0..n {
+                    match <Self as ::parket::typed::Field>::placeholder() {
+                        ::core::option::Option::Some(r) => rows.push(r),
+                        ::core::option::Option::None => {
+                            return ::core::result::Result::Err(::parket::typed::group_mismatch())
+                        }
+                    }
                 }
-                // Zipped (an iterator of known length), the structs are built where `out`
-                // keeps them (a Vec, or each list of a Vec<Self> field), with no look per
-                // field.
-                ::parket::typed::Rows::put(out, ::core::iter::Iterator::map(#rows, |#pattern| #ident { #(#builds),* }))
+                #(#columns)*
+                ::parket::typed::Rows::put_all(out, rows)
+            }
+            #[inline(always)]
+            fn placeholder() -> ::core::option::Option<Self> {
+                ::core::option::Option::Some(#ident { #(#placeholders),* })
             }
         }
         impl ::parket::typed::Elem for #ident {}

@@ -40,6 +40,10 @@ mod chrono_fields {
 
     impl Field for NaiveDate {
         const LEAVES: usize = 1;
+        #[inline(always)]
+        fn placeholder() -> Option<Self> {
+            Some(Self::default())
+        }
         fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
             if !matches!(attrs.annotation, Annotation::None | Annotation::Date) {
                 return Err(ctx.bad_attr(name, "chrono::NaiveDate"));
@@ -230,6 +234,10 @@ mod chrono_fields {
 
     impl Field for NaiveDateTime {
         const LEAVES: usize = 1;
+        #[inline(always)]
+        fn placeholder() -> Option<Self> {
+            Some(Self::default())
+        }
         fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
             timestamp_type(ctx, name, rep, attrs, false, "chrono::NaiveDateTime")
         }
@@ -248,6 +256,10 @@ mod chrono_fields {
 
     impl Field for DateTime<Utc> {
         const LEAVES: usize = 1;
+        #[inline(always)]
+        fn placeholder() -> Option<Self> {
+            Some(Self::default())
+        }
         fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
             timestamp_type(ctx, name, rep, attrs, true, "chrono::DateTime<Utc>")
         }
@@ -279,6 +291,10 @@ mod uuid_field {
 
     impl Field for Uuid {
         const LEAVES: usize = 1;
+        #[inline(always)]
+        fn placeholder() -> Option<Self> {
+            Some(Self::default())
+        }
         fn field_type(ctx: &mut SchemaCtx, name: &str, rep: Rep, attrs: &Attrs) -> Result<Type> {
             if !matches!(attrs.annotation, Annotation::None | Annotation::Uuid) {
                 return Err(ctx.bad_attr(name, "uuid::Uuid"));

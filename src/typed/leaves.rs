@@ -296,7 +296,7 @@ fn ints_many<S: batch::Slot<T>, T>(
     conv: Conv,
     c: &mut ColumnCursors<'_>,
     slots: &[bool],
-    out: &mut Vec<S::Out>,
+    out: &mut impl batch::Put<S::Out>,
 ) -> Result<bool>
 where
     T: Field + TryFrom<i32> + TryFrom<i64>,
@@ -329,6 +329,42 @@ macro_rules! leaf_read_many {
         ) -> Result<()> {
             type $s = batch::Nullable;
             batch::leaf_read::<$s, Self>(plan, $c, $slots, $out, |$cur, $conv, $c, $out| $fast)
+        }
+        #[inline]
+        fn read_many_at<R>(
+            plan: &Plan,
+            $c: &mut ColumnCursors<'_>,
+            $slots: &[bool],
+            rows: &mut [R],
+            at: impl FnMut(&mut R) -> &mut Self,
+        ) -> Result<()> {
+            type $s = batch::Required;
+            batch::leaf_read_at::<$s, Self, R, _>(
+                plan,
+                $c,
+                $slots,
+                rows,
+                at,
+                |$cur, $conv, $c, $out| $fast,
+            )
+        }
+        #[inline]
+        fn read_many_opt_at<R>(
+            plan: &Plan,
+            $c: &mut ColumnCursors<'_>,
+            $slots: &[bool],
+            rows: &mut [R],
+            at: impl FnMut(&mut R) -> &mut Option<Self>,
+        ) -> Result<()> {
+            type $s = batch::Nullable;
+            batch::leaf_read_at::<$s, Self, R, _>(
+                plan,
+                $c,
+                $slots,
+                rows,
+                at,
+                |$cur, $conv, $c, $out| $fast,
+            )
         }
     };
 }
@@ -380,6 +416,10 @@ macro_rules! ints {
             }
             fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
                 read_int::<$t>(plan, c, Self::INT)
+            }
+            #[inline(always)]
+            fn placeholder() -> Option<Self> {
+                Some(0)
             }
             leaf_read_many!(S, cur, conv, c, slots, out => ints_many::<S, $t>(cur, conv, c, slots, out));
         }
@@ -438,6 +478,10 @@ impl Field for i128 {
     }
     fn read(plan: &Plan, c: &mut ColumnCursors<'_>) -> Result<Self> {
         I128.read(plan, c)
+    }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(0)
     }
 }
 impl Elem for i128 {}
@@ -522,6 +566,10 @@ impl Field for bool {
         }
         .ok_or_else(|| bad_value(c, cur, "bool"))
     }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(false)
+    }
     fixed_many!(batch::bools_of => Some);
 }
 impl Elem for bool {}
@@ -550,6 +598,10 @@ impl Field for f32 {
             _ => None,
         }
         .ok_or_else(|| bad_value(c, cur, "f32"))
+    }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(0.0)
     }
     fixed_many!(batch::floats_of => Some);
 }
@@ -585,6 +637,10 @@ impl Field for f64 {
             _ => None,
         }
         .ok_or_else(|| bad_value(c, cur, "f64"))
+    }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(0.0)
     }
     fixed_many!(batch::doubles_of => Some, batch::floats_of => |x| Some(f64::from(x)));
 }
@@ -636,6 +692,10 @@ impl Field for String {
             None => Err(bad_value(c, cur, "UTF-8 string")),
         }
     }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(String::new())
+    }
     leaf_read_many!(S, cur, _conv, c, slots, out => c.strings_many::<S>(cur, slots, out));
 }
 impl Elem for String {}
@@ -670,6 +730,10 @@ impl Field for Vec<u8> {
             Val::Bytes(b) => Ok(b.to_vec()),
             _ => Err(bad_value(c, cur, "Vec<u8>")),
         }
+    }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(Vec::new())
     }
 }
 impl Elem for Vec<u8> {}
@@ -712,6 +776,10 @@ impl<const N: usize> Field for [u8; N] {
             },
             _ => Err(bad_value(c, cur, "[u8; N]")),
         }
+    }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some([0; N])
     }
 }
 impl<const N: usize> Elem for [u8; N] {}

@@ -56,7 +56,7 @@ mod leaves;
 mod shred;
 
 pub(crate) use batch::MAX_BATCH;
-pub use batch::{read_member_many, Rows};
+pub use batch::{read_member_at, read_member_many, Rows};
 pub use bind::Binder;
 use cursors::{check_text, Text};
 pub use cursors::{ColumnCursor, ColumnCursors, CursorState, DictStrings, PageSource, Row};
@@ -571,6 +571,42 @@ pub trait Field: Sized {
         Self::read_many(plan, c, slots, &mut values)?;
         out.put(values.into_iter())
     }
+    /// A value of the type that a struct is built around before its fields are read in
+    /// place ([`Field::read_many_at`]): zero, empty, `None`, an enum's first variant.
+    /// `None` where the type has no value (an enum without variants): a struct holding
+    /// it is read one row at a time.
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        None
+    }
+    /// [`Field::read_many`] into the rows' fields in place: `at(row)` for each of `rows`,
+    /// one per present slot of `slots` (what a struct's fields read, a column at a time;
+    /// the leaves write there from their column loop, the rest through a `Vec`).
+    #[inline]
+    fn read_many_at<R>(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        rows: &mut [R],
+        at: impl FnMut(&mut R) -> &mut Self,
+    ) -> Result<()> {
+        let mut values = Vec::with_capacity(rows.len());
+        Self::read_many(plan, c, slots, &mut values)?;
+        batch::assign(rows, at, values)
+    }
+    /// `Option<Self>`'s [`Field::read_many_at`].
+    #[inline]
+    fn read_many_opt_at<R>(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        rows: &mut [R],
+        at: impl FnMut(&mut R) -> &mut Option<Self>,
+    ) -> Result<()> {
+        let mut values = Vec::with_capacity(rows.len());
+        Self::read_many_opt(plan, c, slots, &mut values)?;
+        batch::assign(rows, at, values)
+    }
     /// `Option<Self>`'s [`Field::read_many`] (the leaves read an optional leaf's values
     /// and nulls in one loop).
     #[inline]
@@ -655,6 +691,20 @@ impl<T: Field> Field for Option<T> {
         out: &mut Vec<Self>,
     ) -> Result<()> {
         T::read_many_opt(plan, c, slots, out)
+    }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(None)
+    }
+    #[inline]
+    fn read_many_at<R>(
+        plan: &Plan,
+        c: &mut ColumnCursors<'_>,
+        slots: &[bool],
+        rows: &mut [R],
+        at: impl FnMut(&mut R) -> &mut Self,
+    ) -> Result<()> {
+        T::read_many_opt_at(plan, c, slots, rows, at)
     }
 }
 
@@ -780,6 +830,10 @@ impl<T: Field + Elem> Field for Vec<T> {
     ) -> Result<()> {
         batch::read_vecs(plan, c, slots, out)
     }
+    #[inline(always)]
+    fn placeholder() -> Option<Self> {
+        Some(Vec::new())
+    }
 }
 impl<T: Field + Elem> Elem for Vec<T> {}
 
@@ -837,6 +891,10 @@ macro_rules! map_field {
                     m.insert(k, v);
                 })
             }
+            #[inline(always)]
+            fn placeholder() -> Option<Self> {
+                Some($map::new())
+            }
         }
         impl<K: Field + $($bound)*, V: Field> Elem for $map<K, V> {}
     };
@@ -858,6 +916,8 @@ pub trait EnumField: Sized {
     fn name(&self) -> &'static str;
     /// The variant named `name`.
     fn from_name(name: &[u8]) -> Option<Self>;
+    /// The first variant (`None`: there is none), [`Field::placeholder`].
+    const FIRST: Option<Self> = None;
 }
 
 /// Implements [`Field`] for a type implementing [`EnumField`] (what the derive expands to
@@ -896,6 +956,10 @@ macro_rules! enum_field {
                 c: &mut $crate::typed::ColumnCursors<'_>,
             ) -> $crate::Result<Self> {
                 $crate::typed::read_enum(plan, c, <Self as $crate::typed::EnumField>::from_name)
+            }
+            #[inline(always)]
+            fn placeholder() -> ::core::option::Option<Self> {
+                <Self as $crate::typed::EnumField>::FIRST
             }
         }
         impl $crate::typed::Elem for $t {}
