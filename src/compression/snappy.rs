@@ -40,9 +40,15 @@ pub(super) fn decompress_to(input: &[u8], out: &mut [u8]) -> Result<()> {
 }
 
 /// The stream's length header agrees with the declared size, and the input can produce it.
+/// An empty input has no header (`snap::raw::decompress_len` reads it as 0, and `snap`'s
+/// decoder rejects it): an error here, so that the prefix decoder, which decodes nothing for
+/// a stream of declared size 0, rejects it as `snap` does.
 pub(super) fn check_sizes(input: &[u8], uncompressed_size: usize) -> Result<()> {
-    let declared = snap::raw::decompress_len(input)
-        .map_err(|_| Error::out_of_spec("SNAPPY stream length header does not decode"))?;
+    let declared = match input {
+        [] => None,
+        _ => snap::raw::decompress_len(input).ok(),
+    }
+    .ok_or_else(|| Error::out_of_spec("SNAPPY stream length header does not decode"))?;
     if declared != uncompressed_size {
         return Err(if declared > uncompressed_size {
             super::too_large(uncompressed_size)
