@@ -42,26 +42,15 @@ use crate::error::Result;
 pub const MIN_PARALLEL_LEVELS: usize = 16 * 1024;
 
 /// Runs `f(i, item)` on every item of `items`, on up to `threads` threads (the caller's
-/// included), each thread taking the next item not yet taken. On errors, returns the one of
-/// the item with the lowest index; the items after a failing one may have run or not.
-/// With `threads <= 1`, or without the `std` feature, runs in order on the calling thread and
-/// stops at the first error.
-#[allow(dead_code)]
-pub(crate) fn for_each<T: Send>(
-    threads: usize,
-    items: &mut [T],
-    f: impl Fn(usize, &mut T) -> Result<()> + Sync,
-) -> Result<()> {
-    for_each_heaviest_first(threads, items, |_, _| 0, f)
-}
-
-/// [`for_each`], the threads taking the items in order of `work(i, item)` (an estimate of
-/// what `f` costs), the largest first, ties in index order: one large column taken last would
-/// leave the other threads waiting for it at the end (taxi-v2-plain-delta: its three
-/// DELTA_BYTE_ARRAY string columns, each about three times the work of another, are columns 7,
-/// 21 and 22 of 24). The order the items run in changes nothing they produce. The error is
-/// still the lowest-indexed item's, the one the calling thread alone would stop at: after a
-/// failure the items with a higher index are skipped, those with a lower one still run.
+/// included), each thread taking the next item not yet taken, in order of `work(i, item)` (an
+/// estimate of what `f` costs), the largest first, ties in index order: one large column
+/// taken last would leave the other threads waiting for it at the end (taxi-v2-plain-delta:
+/// its three DELTA_BYTE_ARRAY string columns, each about three times the work of another, are
+/// columns 7, 21 and 22 of 24). The order the items run in changes nothing they produce. On
+/// errors, returns the one of the item with the lowest index, the one the calling thread
+/// alone would stop at: after a failure the items with a higher index are skipped, those with
+/// a lower one still run. With `threads <= 1`, or without the `std` feature, runs in order on
+/// the calling thread and stops at the first error.
 pub(crate) fn for_each_heaviest_first<T: Send>(
     threads: usize,
     items: &mut [T],
@@ -154,20 +143,30 @@ mod tests {
     fn every_item_once_and_the_first_error() {
         for threads in [1, 2, 3, 8] {
             let mut items: Vec<u32> = (0..50).collect();
-            for_each(threads, &mut items, |i, x| {
-                *x += i as u32;
-                Ok(())
-            })
+            for_each_heaviest_first(
+                threads,
+                &mut items,
+                |_, _| 0,
+                |i, x| {
+                    *x += i as u32;
+                    Ok(())
+                },
+            )
             .unwrap();
             assert_eq!(items, (0..50).map(|x| 2 * x).collect::<Vec<_>>());
             let mut items: Vec<u32> = (0..50).collect();
-            let err = for_each(threads, &mut items, |i, _| {
-                if i == 7 || i == 30 {
-                    Err(Error::invalid_argument(alloc::format!("item {i}")))
-                } else {
-                    Ok(())
-                }
-            })
+            let err = for_each_heaviest_first(
+                threads,
+                &mut items,
+                |_, _| 0,
+                |i, _| {
+                    if i == 7 || i == 30 {
+                        Err(Error::invalid_argument(alloc::format!("item {i}")))
+                    } else {
+                        Ok(())
+                    }
+                },
+            )
             .unwrap_err();
             // Item 7 always runs before item 30 is taken by a thread that sees no failure,
             // or both fail: the lowest index wins either way.
