@@ -289,6 +289,10 @@ impl Prefix {
             }
             w += len;
         }
+        if w == total && at != input.len() {
+            // Elements past the declared size: `snap` rejects the stream, and so does this.
+            return Err(bad());
+        }
         self.at = at;
         self.written = w;
         Ok(())
