@@ -223,7 +223,11 @@ fn arrow_query<R: ChunkReader + 'static>(source: R, q: &Query) -> u64 {
     let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Required);
     let builder = ParquetRecordBatchReaderBuilder::try_new_with_options(source, options).unwrap();
     if let Query::All = q {
-        return builder.build().unwrap().map(|b| b.unwrap().num_rows() as u64).sum();
+        return builder
+            .build()
+            .unwrap()
+            .map(|b| b.unwrap().num_rows() as u64)
+            .sum();
     }
     let md = builder.metadata().clone();
     let column = match q {
@@ -326,11 +330,7 @@ fn parket_bytes(bytes: &Bytes, q: &Query) -> u64 {
     if let Some(p) = q.predicate(f.schema()) {
         scan = scan.predicate(p);
     }
-    let _: u64 = scan
-        .build()
-        .unwrap()
-        .map(|b| b.unwrap().num_rows())
-        .sum();
+    let _: u64 = scan.build().unwrap().map(|b| b.unwrap().num_rows()).sum();
     read.load(Ordering::Relaxed)
 }
 
