@@ -134,6 +134,10 @@ impl Prefix {
         // check_sizes decoded the ULEB128 header: its bytes are those with the high bit set,
         // then one more (at most 5).
         let at = 1 + input.iter().take(5).take_while(|&&b| b & 0x80 != 0).count();
+        if uncompressed_size == 0 && at != input.len() {
+            // Elements in a stream declared empty: `snap` rejects it, and so does this.
+            return Err(Error::out_of_spec("SNAPPY stream does not decode"));
+        }
         out.clear();
         Ok(Prefix {
             at,

@@ -657,6 +657,7 @@ fn snappy_prefix_hand_worked() {
         &[0x0a, 0x00, 0x61],                         // ends early
         &[0x0a, 0x04, 0x61],                         // a literal longer than the input
         &[0x0a, 0x00, 0x61, 0x15, 0x01, 0x00, 0x62], // a literal "b" past the 10 declared
+        &[0x00, 0x00, 0x62],                         // a literal "b" in a stream declared empty
     ] {
         let declared = usize::from(bad[0]);
         let mut out = Vec::new();
