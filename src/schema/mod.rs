@@ -774,7 +774,7 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
         } = kind
         {
             columns.push(ColumnDescriptor {
-                path: leaf_path(&nodes, parent, &e.name),
+                path: leaf_path(&nodes, &stack, &e.name),
                 physical_type,
                 type_length,
                 logical_type: logical_type.clone(),
@@ -869,23 +869,16 @@ fn close_finished(stack: &mut Vec<Frame>, nodes: &mut [Node], columns_len: usize
     }
 }
 
-/// Names from the root's child down to a new leaf named `name` under `parent`.
-fn leaf_path(nodes: &[Node], parent: usize, name: &str) -> Vec<String> {
-    // The ancestors' names, from the parent up to the root's child; then in path order.
-    let mut up: Vec<&str> = Vec::new();
-    let mut at = parent;
-    while let Some(node) = nodes.get(at) {
-        match node.parent {
-            Some(p) => {
-                up.push(&node.name);
-                at = p;
-            }
-            None => break,
-        }
-    }
-    let mut path = Vec::with_capacity(up.len() + 1);
-    for n in up.iter().rev() {
-        path.push(String::from(*n));
+/// Names from the root's child down to a new leaf named `name` whose parent is the top of
+/// `stack`: the open groups are its ancestors, from the root down (a depth-first walk).
+fn leaf_path(nodes: &[Node], stack: &[Frame], name: &str) -> Vec<String> {
+    let mut path = Vec::with_capacity(stack.len());
+    for f in stack.iter().skip(1) {
+        path.push(
+            nodes
+                .get(f.node)
+                .map_or_else(String::new, |n| n.name.clone()),
+        );
     }
     path.push(String::from(name));
     path
