@@ -49,9 +49,12 @@ pub enum ErrorKind {
         /// The rule that is broken.
         what: &'static str,
     },
-    /// A required field of a Thrift struct is missing (the file breaks the format).
+    /// A required field of a Thrift struct is missing (the file breaks the format). The
+    /// message names it `Struct.field`: `RowGroup.num_rows`.
     MissingField {
-        /// `Struct.field`, as parquet.thrift names them: `"RowGroup.num_rows"`.
+        /// The struct, as parquet.thrift names it: `"RowGroup"`.
+        structure: &'static str,
+        /// The field, as parquet.thrift names it: `"num_rows"`.
         field: &'static str,
     },
     /// Honouring the input would exceed one of the reader's [`crate::Limits`].
@@ -181,10 +184,11 @@ impl Error {
         Self::new(ErrorKind::OutOfSpec { what })
     }
 
-    /// A required field of a Thrift struct is missing: `field` is `Struct.field`.
+    /// A required field of a Thrift struct is missing: `field` of `structure`, as
+    /// parquet.thrift names them (`"RowGroup"`, `"num_rows"`).
     #[cold]
-    pub fn missing_field(field: &'static str) -> Self {
-        Self::new(ErrorKind::MissingField { field })
+    pub fn missing_field(structure: &'static str, field: &'static str) -> Self {
+        Self::new(ErrorKind::MissingField { structure, field })
     }
 
     /// A limit would be exceeded.
@@ -339,8 +343,8 @@ impl fmt::Display for ErrorKind {
                 write!(f, "{what} out of range: {sign}{magnitude}")
             }
             ErrorKind::OutOfSpec { what } => write!(f, "invalid file: {what}"),
-            ErrorKind::MissingField { field } => {
-                write!(f, "invalid file: missing required field {field}")
+            ErrorKind::MissingField { structure, field } => {
+                write!(f, "invalid file: missing required field {structure}.{field}")
             }
             ErrorKind::LimitExceeded {
                 what,

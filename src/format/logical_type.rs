@@ -456,17 +456,22 @@ fn read_member(r: &mut Reader<'_>, wire: u8, id: i16) -> Result<LogicalType> {
     // The fields of DECIMAL, TIME, TIMESTAMP and INTEGER are required, the others optional.
     if matches!(id, 5 | 7 | 8 | 10) {
         if let Some(i) = seen.iter().position(|&s| !s) {
-            let name = match (id, i) {
-                (5, 0) => "DecimalType.scale",
-                (5, _) => "DecimalType.precision",
-                (7, 0) => "TimeType.is_adjusted_to_utc",
-                (7, _) => "TimeType.unit",
-                (8, 0) => "TimestampType.is_adjusted_to_utc",
-                (8, _) => "TimestampType.unit",
-                (_, 0) => "IntType.bit_width",
-                _ => "IntType.is_signed",
+            let structure = match id {
+                5 => "DecimalType",
+                7 => "TimeType",
+                8 => "TimestampType",
+                _ => "IntType",
             };
-            return Err(crate::error::Error::missing_field(name).at_offset(start));
+            let field = match (id, i) {
+                (5, 0) => "scale",
+                (5, _) => "precision",
+                (7 | 8, 0) => "is_adjusted_to_utc",
+                (7 | 8, _) => "unit",
+                (_, 0) => "bit_width",
+                _ => "is_signed",
+            };
+            let e = crate::error::Error::missing_field(structure, field);
+            return Err(e.at_offset(start));
         }
     }
     // Each integer is in range for its field's type (`Reader::i32`, `i8`).

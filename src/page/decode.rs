@@ -587,7 +587,8 @@ impl<'a> PageDecoder<'a> {
 
     /// How many values the last data page left encoded (see [`PageDecoder::defer_plain`]).
     pub(crate) fn deferred_plain(&self) -> Option<usize> {
-        self.plain.as_ref().map(|(_, n)| *n)
+        let plain = self.plain.as_ref().filter(|_| variant::DEFERS);
+        plain.map(|(_, n)| *n)
     }
 
     /// Appends the values `range` of the last data page's deferred values (see
@@ -668,7 +669,8 @@ impl<'a> PageDecoder<'a> {
         at: PlainAt<'a>,
         out: &Values,
     ) -> Result<bool> {
-        if !self.defer_plain {
+        // `variant::DEFERS` first: builds for size then link none of what follows.
+        if !(variant::DEFERS && self.defer_plain) {
             return Ok(false);
         }
         let bytes = matches!(out, Values::ByteArray(_)) && PendingBytes::defers(encoding);
@@ -1484,7 +1486,7 @@ fn decode_values(
                 ));
             };
             let (dict, longest) = dict;
-            if defer_bytes && matches!(out, Values::ByteArray(_)) {
+            if variant::DEFERS && defer_bytes && matches!(out, Values::ByteArray(_)) {
                 decode_checked_indices(data, n, dict, longest, indices, limits)?;
                 return Ok(true);
             }

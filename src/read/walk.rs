@@ -98,6 +98,10 @@ struct Located {
 /// A step of the walk: [`PageWalk::step_located`], held by [`PageWalk`] as a pointer.
 type StepFn = fn(&mut PageWalk, &[u8], u64) -> Result<Step>;
 
+/// [`PageWalk::check_lead_page`]'s type: the checks of a page the in-order walk reads before
+/// an offset index's first location or a part's first page.
+type LeadFn = fn(&PageWalk, &PageHeader, u64, u64, u64) -> Result<()>;
+
 /// The pages of one column chunk: see the [module documentation](self).
 #[derive(Debug, Clone)]
 pub struct PageWalk {
@@ -117,6 +121,11 @@ pub struct PageWalk {
     /// pointer, which only [`PageWalk::with_offset_index`] sets, so that a program that never
     /// walks by the index links none of its code.
     by_index: Option<StepFn>,
+    /// [`PageWalk::check_lead_page`] once an offset index is in use or the walk reads a part
+    /// after its chunk's dictionary page: through this pointer, which only
+    /// [`PageWalk::with_offset_index`] and [`PageWalk::part`] set, so that a program doing
+    /// neither links none of those checks or their messages.
+    check_lead: Option<LeadFn>,
     dict_end: u64,
     /// Pages of the chunk the offset index lists, when it is used.
     index_pages: usize,
@@ -158,6 +167,7 @@ impl PageWalk {
             ordinal: 0,
             located: None,
             by_index: None,
+            check_lead: None,
             dict_end: range.end,
             index_pages: 0,
             #[cfg(feature = "encryption")]
@@ -192,6 +202,7 @@ impl PageWalk {
         );
         if dictionary {
             walk.jump = Some((pages.start, ordinal));
+            walk.check_lead = Some(PageWalk::check_lead_page);
         } else {
             walk.ordinal = ordinal;
         }
@@ -264,6 +275,7 @@ impl PageWalk {
                 .collect();
             self.located = Some((chosen, 0));
             self.by_index = Some(PageWalk::step_located);
+            self.check_lead = Some(PageWalk::check_lead_page);
             self.dict_end = dict_end;
         }
         self
@@ -437,6 +449,41 @@ impl PageWalk {
         }))
     }
 
+    /// Checks a page at `pos` (its body ending at `body_end`) that the in-order walk reads
+    /// before an offset index's first location (`end`), or before the first page of a part:
+    /// only a dictionary page may come there, and it must end before them.
+    fn check_lead_page(
+        &self,
+        header: &PageHeader,
+        pos: u64,
+        body_end: u64,
+        end: u64,
+    ) -> Result<()> {
+        if self.located.is_some() {
+            if body_end > end {
+                return Err(Error::out_of_spec(
+                    "a page before the offset index's first location runs past it",
+                )
+                .at_offset(pos));
+            }
+            if header.type_ != PageType::DictionaryPage {
+                return Err(Error::out_of_spec(
+                    "a data page that the offset index does not list precedes its first location",
+                )
+                .at_offset(pos));
+            }
+        }
+        if let Some((to, _)) = self.jump {
+            if header.type_ != PageType::DictionaryPage || body_end > to {
+                return Err(Error::out_of_spec(
+                    "the first page of a chunk read in parts is not a dictionary page before them",
+                )
+                .at_offset(pos));
+            }
+        }
+        Ok(())
+    }
+
     /// One step of the in-order walk, whose pages must start before `end`.
     fn in_order(&mut self, window: &[u8], at: u64, end: u64) -> Result<Step> {
         let pos = self.pos;
@@ -502,27 +549,8 @@ impl PageWalk {
             )
             .at_offset(body_at));
         }
-        if self.located.is_some() {
-            if body_end > end {
-                return Err(Error::out_of_spec(
-                    "a page before the offset index's first location runs past it",
-                )
-                .at_offset(pos));
-            }
-            if header.type_ != PageType::DictionaryPage {
-                return Err(Error::out_of_spec(
-                    "a data page that the offset index does not list precedes its first location",
-                )
-                .at_offset(pos));
-            }
-        }
-        if let Some((to, _)) = self.jump {
-            if header.type_ != PageType::DictionaryPage || body_end > to {
-                return Err(Error::out_of_spec(
-                    "the first page of a chunk read in parts is not a dictionary page before them",
-                )
-                .at_offset(pos));
-            }
+        if let Some(check) = self.check_lead {
+            check(self, &header, pos, body_end, end)?;
         }
         if slice(window, at, pos..body_end).is_none() {
             return Ok(Step::Need(pos..body_end));

@@ -609,12 +609,11 @@ fn resolve_annotation<const STRICT: bool>(
     Ok((None, None))
 }
 
-/// One open group while the flat list is being read: its node, how many children it still
-/// expects, and its dotted path.
+/// One open group while the flat list is being read: its node (whose dotted path is the
+/// node's in `paths`, stored once) and how many children it still expects.
 struct Frame {
     node: usize,
     remaining: usize,
-    path: String,
 }
 
 fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Result<Schema> {
@@ -651,7 +650,6 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
     let mut stack = alloc::vec![Frame {
         node: 0,
         remaining: root_children,
-        path: String::new(),
     }];
 
     for (i, e) in elements.iter().enumerate().skip(1) {
@@ -664,13 +662,14 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
         };
         top.remaining -= 1;
         let parent = top.node;
-        let path = if top.path.is_empty() && parent == 0 {
+        let path = if parent == 0 {
             e.name.clone()
         } else {
             // `format!("{}.{}", ..)` by hand: the formatting machinery is larger (and the
             // dot as a `str`, see `join_dotted`).
-            let mut p = String::with_capacity(top.path.len() + 1 + e.name.len());
-            p.push_str(&top.path);
+            let parent_path = paths.get(parent).map_or("", String::as_str);
+            let mut p = String::with_capacity(parent_path.len() + 1 + e.name.len());
+            p.push_str(parent_path);
             #[allow(clippy::single_char_add_str)]
             p.push_str(".");
             p.push_str(&e.name);
@@ -775,7 +774,7 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
         } = kind
         {
             columns.push(ColumnDescriptor {
-                path: leaf_path(&nodes, parent, &e.name),
+                path: leaf_path(&nodes, &stack, &e.name),
                 physical_type,
                 type_length,
                 logical_type: logical_type.clone(),
@@ -798,7 +797,6 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
             max_rep_level: rep,
             columns: column_start..columns.len(),
         });
-        paths.push(path.clone());
         if let Some(n) = group_children {
             // The root is not counted: depth is the number of groups below it.
             let depth = stack.len();
@@ -818,15 +816,15 @@ fn build<const STRICT: bool>(elements: &[SchemaElement], limits: &Limits) -> Res
             stack.push(Frame {
                 node: i,
                 remaining: n,
-                path,
             });
         }
+        paths.push(path);
     }
     close_finished(&mut stack, &mut nodes, columns.len());
     if let Some(top) = stack.last() {
         return Err(fail::<STRICT>(
             "num_children exceeds the schema elements that follow",
-            &top.path,
+            paths.get(top.node).map_or("", String::as_str),
         ));
     }
     if let Some(root) = nodes.first_mut() {
@@ -871,23 +869,16 @@ fn close_finished(stack: &mut Vec<Frame>, nodes: &mut [Node], columns_len: usize
     }
 }
 
-/// Names from the root's child down to a new leaf named `name` under `parent`.
-fn leaf_path(nodes: &[Node], parent: usize, name: &str) -> Vec<String> {
-    // The ancestors' names, from the parent up to the root's child; then in path order.
-    let mut up: Vec<&str> = Vec::new();
-    let mut at = parent;
-    while let Some(node) = nodes.get(at) {
-        match node.parent {
-            Some(p) => {
-                up.push(&node.name);
-                at = p;
-            }
-            None => break,
-        }
-    }
-    let mut path = Vec::with_capacity(up.len() + 1);
-    for n in up.iter().rev() {
-        path.push(String::from(*n));
+/// Names from the root's child down to a new leaf named `name` whose parent is the top of
+/// `stack`: the open groups are its ancestors, from the root down (a depth-first walk).
+fn leaf_path(nodes: &[Node], stack: &[Frame], name: &str) -> Vec<String> {
+    let mut path = Vec::with_capacity(stack.len());
+    for f in stack.iter().skip(1) {
+        path.push(
+            nodes
+                .get(f.node)
+                .map_or_else(String::new, |n| n.name.clone()),
+        );
     }
     path.push(String::from(name));
     path

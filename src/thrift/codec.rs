@@ -674,12 +674,10 @@ macro_rules! __take {
         match $f {
             Some(v) => v,
             None => {
-                return Err($crate::error::Error::missing_field(concat!(
-                    stringify!($name),
-                    ".",
-                    stringify!($f)
-                ))
-                .at_offset($start))
+                return Err(
+                    $crate::error::Error::missing_field(stringify!($name), stringify!($f))
+                        .at_offset($start),
+                )
             }
         }
     };

@@ -93,7 +93,8 @@ impl __StructState {
 
     /// The error a field's reader left, if any; else checks that every field of `required`
     /// (a bit per table position) was read, naming the first one missing from `missing`
-    /// (one `Struct.field` name per table position, each ended by a NUL character).
+    /// (the struct's name, then one field name per table position, each ended by a NUL
+    /// character: the struct's name is stored once, not once per field).
     #[inline(never)]
     pub fn finish(&self, r: &mut Reader<'_>, required: u64, missing: &'static str) -> Result<()> {
         if let Some(e) = r.failed.take() {
@@ -103,16 +104,23 @@ impl __StructState {
         if absent == 0 {
             return Ok(());
         }
-        // The message of table position `n`: the `n`-th NUL-terminated piece.
-        let mut rest = missing;
-        for _ in 0..absent.trailing_zeros() {
-            let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
-            rest = rest.get(end + 1..).unwrap_or("");
-        }
-        let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
-        let field = rest.get(..end).unwrap_or("");
-        Err(Error::missing_field(field).at_offset(self.start))
+        // The field of table position `n`: the NUL-terminated piece after the name's and `n`
+        // others.
+        let structure = nul_piece(missing, 0);
+        let field = nul_piece(missing, absent.trailing_zeros() + 1);
+        Err(Error::missing_field(structure, field).at_offset(self.start))
     }
+}
+
+/// The `n`-th NUL-terminated piece of `s` (empty past the last).
+fn nul_piece(s: &'static str, n: u32) -> &'static str {
+    let mut rest = s;
+    for _ in 0..n {
+        let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    let end = rest.bytes().position(|b| b == 0).unwrap_or(rest.len());
+    rest.get(..end).unwrap_or("")
 }
 
 /// A bit per field that is required, by table position (for [`__StructState::finish`]).
@@ -374,10 +382,10 @@ macro_rules! __read_struct_compact {
         const __REQUIRED: u64 = $crate::thrift::compact::__required_mask(&[
             $( $crate::thrift::__is_required!($req), )*
         ]);
-        // The name (`Struct.field`) of each field that may be missing, in table
-        // order, each ended by a NUL character (empty for optional fields).
-        const __MISSING: &str = concat!($(
-            $crate::thrift::compact::__missing!($req, $name, $field), "\0",
+        // The struct's name, then the name of each field that may be missing, in table
+        // order (empty for optional fields), each ended by a NUL character.
+        const __MISSING: &str = concat!(stringify!($name), "\0", $(
+            $crate::thrift::compact::__missing!($req, $field), "\0",
         )*);
         // The flat path: a struct of integers, bools and enums only.
         const __CODES: &[u8] = &[
@@ -490,10 +498,10 @@ pub fn __skip_field(r: &mut Reader<'_>, wire: u8) {
 }
 
 macro_rules! __missing {
-    (required, $name:ident, $f:ident) => {
-        concat!(stringify!($name), ".", stringify!($f))
+    (required, $f:ident) => {
+        stringify!($f)
     };
-    (optional, $name:ident, $f:ident) => {
+    (optional, $f:ident) => {
         ""
     };
 }
