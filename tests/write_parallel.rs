@@ -319,24 +319,7 @@ fn finish_with_same_bytes_as_write_columns_then_finish() {
 #[test]
 fn finish_with_errors() {
     let schema = Schema::parse("message m { required int32 a; required int64 b; }").unwrap();
-    let leaves = |a: usize, b: usize, bad: bool| {
-        vec![
-            parket::levels::LeafData {
-                values: parket::values::Values::Int32(vec![1; a]),
-                def_levels: vec![],
-                rep_levels: vec![],
-            },
-            parket::levels::LeafData {
-                values: if bad {
-                    parket::values::Values::Int32(vec![2; b])
-                } else {
-                    parket::values::Values::Int64(vec![2; b])
-                },
-                def_levels: vec![],
-                rep_levels: vec![],
-            },
-        ]
-    };
+    let leaves = int_leaves;
     for threads in [1, 2] {
         let options = WriteOptions::default()
             .threads(threads)
@@ -433,28 +416,32 @@ fn corpus_rewrites_same_bytes_on_every_thread_count() {
     assert!(compared >= 100, "only {compared} corpus files compared");
 }
 
+/// Batches for `message m { required int32 a; required int64 b; }`: `a` rows of `a`, `b` of
+/// `b`, given as INT32 (the wrong type) when `bad`.
+fn int_leaves(a: usize, b: usize, bad: bool) -> Vec<parket::levels::LeafData> {
+    vec![
+        parket::levels::LeafData {
+            values: parket::values::Values::Int32(vec![1; a]),
+            def_levels: vec![],
+            rep_levels: vec![],
+        },
+        parket::levels::LeafData {
+            values: if bad {
+                parket::values::Values::Int32(vec![2; b])
+            } else {
+                parket::values::Values::Int64(vec![2; b])
+            },
+            def_levels: vec![],
+            rep_levels: vec![],
+        },
+    ]
+}
+
 /// An error in one column of a parallel call is reported as it is on one thread.
 #[test]
 fn errors_name_the_column() {
     let schema = Schema::parse("message m { required int32 a; required int64 b; }").unwrap();
-    let leaves = |n: usize, bad: bool| {
-        vec![
-            parket::levels::LeafData {
-                values: parket::values::Values::Int32(vec![1; n]),
-                def_levels: vec![],
-                rep_levels: vec![],
-            },
-            parket::levels::LeafData {
-                values: if bad {
-                    parket::values::Values::Int32(vec![2; n])
-                } else {
-                    parket::values::Values::Int64(vec![2; n])
-                },
-                def_levels: vec![],
-                rep_levels: vec![],
-            },
-        ]
-    };
+    let leaves = |n: usize, bad: bool| int_leaves(n, n, bad);
     for threads in [1, 2] {
         let options = WriteOptions::default()
             .threads(threads)

@@ -864,17 +864,7 @@ impl<W: Sink> RowGroupWriter<'_, W> {
     /// assert_eq!(w.finish().unwrap().num_rows, 2);
     /// ```
     pub fn write_columns(&mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
-        self.file.check_open()?;
-        if leaves.len() != self.columns.len() {
-            return Err(Error::invalid_argument(alloc::format!(
-                "{} leaf columns given for a schema of {}",
-                leaves.len(),
-                self.columns.len()
-            )));
-        }
-        for i in 0..self.columns.len() {
-            self.open(i)?;
-        }
+        self.check_leaves(leaves)?;
         let threads = threads_for(&self.file.options, leaf_levels(leaves));
         if threads <= 1 {
             for (i, leaf) in leaves.iter().enumerate() {
@@ -931,17 +921,7 @@ impl<W: Sink> RowGroupWriter<'_, W> {
     /// ```
     pub fn finish_with(mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
         self.finished = true;
-        self.file.check_open()?;
-        if leaves.len() != self.columns.len() {
-            return Err(Error::invalid_argument(alloc::format!(
-                "{} leaf columns given for a schema of {}",
-                leaves.len(),
-                self.columns.len()
-            )));
-        }
-        for i in 0..self.columns.len() {
-            self.open(i)?;
-        }
+        self.check_leaves(leaves)?;
         let rg_index = self.file.row_groups.len();
         // The rows each column will hold, checked before anything is written.
         let rows: Vec<u64> = self
@@ -998,6 +978,23 @@ impl<W: Sink> RowGroupWriter<'_, W> {
             return Err(e.in_row_group(rg_index));
         }
         file.end_row_group(self.start, num_rows, written)
+    }
+
+    /// Errors unless the file takes more, `leaves` has one batch per column, and every column
+    /// is open.
+    fn check_leaves(&mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
+        self.file.check_open()?;
+        if leaves.len() != self.columns.len() {
+            return Err(Error::invalid_argument(alloc::format!(
+                "{} leaf columns given for a schema of {}",
+                leaves.len(),
+                self.columns.len()
+            )));
+        }
+        for i in 0..self.columns.len() {
+            self.open(i)?;
+        }
+        Ok(())
     }
 
     /// Declares a column complete. Columns are written out in schema order: this one once

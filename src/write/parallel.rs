@@ -85,14 +85,7 @@ fn for_each_threaded<T: Send>(
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Mutex, PoisonError};
 
-    let mut order: alloc::vec::Vec<(u64, usize, &mut T)> = items
-        .iter_mut()
-        .enumerate()
-        .map(|(i, t)| (work(i, t), i, t))
-        .collect();
-    // Stable: equal estimates keep the index order.
-    order.sort_by_key(|&(w, _, _)| core::cmp::Reverse(w));
-    let queue = Mutex::new(order.into_iter());
+    let queue = Mutex::new(heaviest_first(items, work));
     let errors: Mutex<alloc::vec::Vec<(usize, crate::error::Error)>> =
         Mutex::new(alloc::vec::Vec::new());
     // The lowest index that failed (`usize::MAX`: none yet).
@@ -194,13 +187,7 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
     }
 
     let n = items.len();
-    let mut order: alloc::vec::Vec<(u64, usize, &mut T)> = items
-        .iter_mut()
-        .enumerate()
-        .map(|(i, t)| (work(i, t), i, t))
-        .collect();
-    order.sort_by_key(|&(w, _, _)| core::cmp::Reverse(w));
-    let queue = Mutex::new(order.into_iter());
+    let queue = Mutex::new(heaviest_first(items, work));
     let done = Mutex::new(Done {
         results: (0..n).map(|_| None).collect(),
         ended: 0,
@@ -283,6 +270,22 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
         }
         Ok(spare.lock().unwrap_or_else(PoisonError::into_inner).pop())
     })
+}
+
+/// The items with their indexes, the largest `work` estimate first, ties in index order.
+#[cfg(feature = "std")]
+fn heaviest_first<T>(
+    items: &mut [T],
+    work: impl Fn(usize, &T) -> u64,
+) -> alloc::vec::IntoIter<(u64, usize, &mut T)> {
+    let mut order: alloc::vec::Vec<(u64, usize, &mut T)> = items
+        .iter_mut()
+        .enumerate()
+        .map(|(i, t)| (work(i, t), i, t))
+        .collect();
+    // Stable: equal estimates keep the index order.
+    order.sort_by_key(|&(w, _, _)| core::cmp::Reverse(w));
+    order.into_iter()
 }
 
 /// The thread count of [`WriteOptions::threads`](super::WriteOptions::threads)' default:
