@@ -187,7 +187,12 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
     }
 
     let n = items.len();
-    let queue = Mutex::new(heaviest_first(items, work));
+    // The helper threads take the heaviest item left (one taken last would leave the others
+    // waiting for it); the calling thread takes the one of the lowest index left, the next to
+    // write out: taken by weight alone, the light items (often the first columns) would be
+    // done last and hold back the writing of every chunk after them.
+    let queue: Mutex<alloc::vec::Vec<Option<(u64, usize, &mut T)>>> =
+        Mutex::new(heaviest_first(items, work).map(Some).collect());
     let done = Mutex::new(Done {
         results: (0..n).map(|_| None).collect(),
         ended: 0,
@@ -196,8 +201,19 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
     let spare: Mutex<alloc::vec::Vec<S>> = Mutex::new(alloc::vec::Vec::new());
     // The lowest index that failed (`usize::MAX`: none yet): items after it are skipped.
     let failed = AtomicUsize::new(usize::MAX);
-    let take = || loop {
-        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).next();
+    let take = |front: bool| loop {
+        let mut q = queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let at = if front {
+            q.iter()
+                .enumerate()
+                .filter_map(|(k, e)| e.as_ref().map(|&(_, i, _)| (i, k)))
+                .min()
+                .map(|(_, k)| k)
+        } else {
+            q.iter().position(Option::is_some)
+        };
+        let next = at.and_then(|k| q[k].take());
+        drop(q);
         match next {
             Some((_, i, _)) if i > failed.load(Ordering::Relaxed) => continue,
             other => return other,
@@ -217,7 +233,7 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
             done: &done,
             changed: &changed,
         };
-        while let Some((_, i, item)) = take() {
+        while let Some((_, i, item)) = take(false) {
             run(i, item);
         }
     };
@@ -259,7 +275,7 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
                     next += 1;
                 }
                 Some(Err(e)) => return Err(e),
-                None if !taken_all => match take() {
+                None if !taken_all => match take(true) {
                     Some((_, i, item)) => run(i, item),
                     None => taken_all = true,
                 },
@@ -410,6 +426,31 @@ mod tests {
             assert!(err.to_string().contains("sink"), "{err}");
             assert_eq!(seen, [0, 1, 2], "{threads} threads");
         }
+    }
+
+    #[test]
+    fn in_order_the_caller_takes_the_front_item_the_helpers_the_heaviest() {
+        let caller = std::thread::current().id();
+        let mut items: Vec<u32> = (0..10).collect();
+        let ran = std::sync::Mutex::new(Vec::new());
+        // Item 0 the lightest: the helper takes 9, 8, ...; the caller takes 0 first.
+        for_each_in_order(
+            2,
+            &mut items,
+            |i, _| i as u64,
+            |i, _, _: Option<()>| {
+                let here = std::thread::current().id() == caller;
+                ran.lock().unwrap().push((i, here));
+                std::thread::sleep(std::time::Duration::from_millis(2));
+                Ok(())
+            },
+            |_, ()| Ok(None),
+        )
+        .unwrap();
+        let ran = ran.into_inner().unwrap();
+        assert!(ran.contains(&(0, true)), "{ran:?}");
+        assert!(ran.contains(&(9, false)), "{ran:?}");
+        assert_eq!(ran.len(), 10);
     }
 
     #[test]
