@@ -191,8 +191,11 @@ fn in_order_threaded<T: Send, R: Send, S: Send>(
     // waiting for it); the calling thread takes the one of the lowest index left, the next to
     // write out: taken by weight alone, the light items (often the first columns) would be
     // done last and hold back the writing of every chunk after them.
-    let queue: Mutex<alloc::vec::Vec<Option<(u64, usize, &mut T)>>> =
-        Mutex::new(heaviest_first(items, work).map(Some).collect());
+    let queue = Mutex::new(
+        heaviest_first(items, work)
+            .map(Some)
+            .collect::<alloc::vec::Vec<_>>(),
+    );
     let done = Mutex::new(Done {
         results: (0..n).map(|_| None).collect(),
         ended: 0,
