@@ -7,7 +7,9 @@
 //! - streaming (`RowGroupWriter::write_columns` of the same batches, one row group, the
 //!   front column's pages written out after each call): the parallel peak exceeds the
 //!   single-thread peak by at most the front column's encoded pages of one call (512 KiB here)
-//!   plus 1 MiB, and both stay under the held chunk of the other column plus 4 MiB.
+//!   plus 1 MiB, and both stay under the held chunk of the other column plus 4 MiB;
+//! - fused (the same, the last batch through `RowGroupWriter::finish_with`, which writes
+//!   each chunk out as soon as the ones before it are closed): the same bounds.
 //!
 //! Both in one `#[test]` so the counts are theirs alone; the numbers are printed
 //! (`cargo test --test memory_parallel_write -- --nocapture`).
@@ -49,7 +51,7 @@ fn leaves(start: usize) -> [LeafData; 2] {
 /// Writes `ROWS` rows of two INT64 columns into a counting sink (the file itself is not
 /// kept: memory is the writer's). Returns the peak heap above the start and the bytes
 /// written. Each batch's input is built before the measured part of its call.
-fn write(threads: usize, streaming: bool) -> (usize, u64) {
+fn write(threads: usize, streaming: bool, fused: bool) -> (usize, u64) {
     let schema = Schema::parse("message m { required int64 a; required int64 b; }").unwrap();
     let options = WriteOptions::default()
         .dictionary(false)
@@ -63,10 +65,16 @@ fn write(threads: usize, streaming: bool) -> (usize, u64) {
     let ((), peak) = measured(|| {
         if streaming {
             let mut rg = w.next_row_group().unwrap();
-            for input in &inputs {
+            let (last, head) = inputs.split_last().unwrap();
+            for input in head {
                 rg.write_columns(input).unwrap();
             }
-            rg.finish().unwrap();
+            if fused {
+                rg.finish_with(last).unwrap();
+            } else {
+                rg.write_columns(last).unwrap();
+                rg.finish().unwrap();
+            }
         } else {
             for input in &inputs {
                 w.write_columns(input).unwrap();
@@ -81,8 +89,8 @@ fn write(threads: usize, streaming: bool) -> (usize, u64) {
 fn parallel_write_memory_is_bounded() {
     let column = ROWS * 8;
     let rg_columns = (2 << 20) * 8 * 2;
-    let (single, bytes1) = write(1, false);
-    let (parallel, bytes2) = write(2, false);
+    let (single, bytes1) = write(1, false, false);
+    let (parallel, bytes2) = write(2, false, false);
     println!(
         "buffered, row groups of 2 Mi rows ({} MiB of pages): peak {:.1} MiB on 1 thread, \
          {:.1} MiB on 2",
@@ -94,8 +102,8 @@ fn parallel_write_memory_is_bounded() {
     assert!(single >= rg_columns, "the row group is held: {single}");
     assert!(parallel <= single + MB, "{parallel} against {single}");
 
-    let (single, bytes1) = write(1, true);
-    let (parallel, bytes2) = write(2, true);
+    let (single, bytes1) = write(1, true, false);
+    let (parallel, bytes2) = write(2, true, false);
     println!(
         "streaming, one row group (column b held: {} MiB): peak {:.1} MiB on 1 thread, \
          {:.1} MiB on 2",
@@ -110,4 +118,19 @@ fn parallel_write_memory_is_bounded() {
         "{parallel} against {single}"
     );
     assert!(parallel <= column + 4 * MB, "{parallel}");
+
+    let (fused1, bytes3) = write(1, true, true);
+    let (fused2, bytes4) = write(2, true, true);
+    println!(
+        "fused (finish_with last): peak {:.1} MiB on 1 thread, {:.1} MiB on 2",
+        fused1 as f64 / MB as f64,
+        fused2 as f64 / MB as f64
+    );
+    assert_eq!((bytes3, bytes4), (bytes1, bytes1));
+    assert!(fused1 <= column + 4 * MB, "{fused1}");
+    assert!(
+        fused2 <= single + BATCH * 8 + MB,
+        "{fused2} against {single}"
+    );
+    assert!(fused2 <= column + 4 * MB, "{fused2}");
 }

@@ -194,6 +194,8 @@ enum Path {
     /// Row groups of `write_columns` batches, then `write` + `close_column` of the first
     /// columns (the front ones stream), then `finish` (the others closed together).
     Mixed,
+    /// Row groups of `write_columns` batches, the last batch through `finish_with`.
+    FinishWith,
 }
 
 fn write(path: Path, options: WriteOptions, data: &[Value]) -> Vec<u8> {
@@ -228,6 +230,16 @@ fn write(path: Path, options: WriteOptions, data: &[Value]) -> Vec<u8> {
                 rg.finish().unwrap();
             }
         }
+        Path::FinishWith => {
+            for part in data.chunks(data.len().div_ceil(3)) {
+                let mut rg = w.next_row_group().unwrap();
+                let (head, tail) = part.split_at(part.len() / 2);
+                for batch in head.chunks(800) {
+                    rg.write_columns(&shred(&schema, batch).unwrap()).unwrap();
+                }
+                rg.finish_with(&shred(&schema, tail).unwrap()).unwrap();
+            }
+        }
     }
     w.finish().unwrap();
     w.into_inner()
@@ -238,7 +250,12 @@ fn random_data_same_bytes_on_every_thread_count() {
     let data = records(5000, 0x5eed);
     let mut compared = 0;
     for (name, options) in option_sets() {
-        for path in [Path::Records, Path::RowGroupColumns, Path::Mixed] {
+        for path in [
+            Path::Records,
+            Path::RowGroupColumns,
+            Path::Mixed,
+            Path::FinishWith,
+        ] {
             let one = write(path, options.clone().threads(1), &data);
             let file = FileReader::from_bytes(&one).unwrap();
             assert_eq!(file.metadata().num_rows, data.len() as i64, "{name}");
@@ -259,7 +276,86 @@ fn random_data_same_bytes_on_every_thread_count() {
             }
         }
     }
-    assert!(compared >= 3 * 3 * 3 * 3, "{compared}");
+    assert!(compared >= 3 * 4 * 3 * 3, "{compared}");
+}
+
+/// `finish_with` (each column written, closed and written out as soon as the ones before it
+/// are) gives the bytes of `write_columns` + `finish`, on any thread count: both the last
+/// batch alone and after earlier `write_columns` calls.
+#[test]
+fn finish_with_same_bytes_as_write_columns_then_finish() {
+    let data = records(4000, 0xf1);
+    let schema = Schema::parse(SCHEMA).unwrap();
+    for (name, options) in option_sets() {
+        let two_calls = |options: WriteOptions, fused: bool| {
+            let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+            for part in data.chunks(1500) {
+                let mut rg = w.next_row_group().unwrap();
+                let leaves = shred(&schema, part).unwrap();
+                if fused {
+                    rg.finish_with(&leaves).unwrap();
+                } else {
+                    rg.write_columns(&leaves).unwrap();
+                    rg.finish().unwrap();
+                }
+            }
+            w.finish().unwrap();
+            w.into_inner()
+        };
+        let reference = two_calls(options.clone().threads(1), false);
+        for threads in [1, 2, 3, 8] {
+            let o = options.clone().threads(threads).parallel_min_levels(0);
+            assert!(two_calls(o, true) == reference, "{name}, {threads} threads");
+        }
+        let mixed = write(Path::FinishWith, options.clone().threads(1), &data);
+        let file = FileReader::from_bytes(&mixed).unwrap();
+        assert_eq!(file.metadata().num_rows, data.len() as i64, "{name}");
+        assert_eq!(file.metadata().row_groups.len(), 3, "{name}");
+    }
+}
+
+/// `finish_with` checks the columns' rows before writing anything, and an error in a column's
+/// batch is reported as on one thread; once a chunk went out, the writer takes no more.
+#[test]
+fn finish_with_errors() {
+    let schema = Schema::parse("message m { required int32 a; required int64 b; }").unwrap();
+    let leaves = int_leaves;
+    for threads in [1, 2] {
+        let options = WriteOptions::default()
+            .threads(threads)
+            .parallel_min_levels(0);
+        // Different rows: nothing written, the writer still usable.
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options.clone()).unwrap();
+        let err = w
+            .next_row_group()
+            .unwrap()
+            .finish_with(&leaves(100, 99, false))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("column b would hold 99 rows"),
+            "{threads}: {err}"
+        );
+        w.next_row_group()
+            .unwrap()
+            .finish_with(&leaves(10, 10, false))
+            .unwrap();
+        assert_eq!(w.finish().unwrap().num_rows, 10);
+        // A bad batch in column b, after column a went out: named, and the file is broken.
+        let mut w = FileWriter::new(Vec::new(), schema.clone(), options).unwrap();
+        let err = w
+            .next_row_group()
+            .unwrap()
+            .finish_with(&leaves(100, 100, true))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("column b") && err.contains("INT32"),
+            "{threads}: {err}"
+        );
+        assert!(w.next_row_group().is_err(), "{threads}");
+        assert!(w.finish().is_err(), "{threads}");
+    }
 }
 
 /// Every readable corpus file, rewritten row group by row group through
@@ -320,28 +416,32 @@ fn corpus_rewrites_same_bytes_on_every_thread_count() {
     assert!(compared >= 100, "only {compared} corpus files compared");
 }
 
+/// Batches for `message m { required int32 a; required int64 b; }`: `a` rows of `a`, `b` of
+/// `b`, given as INT32 (the wrong type) when `bad`.
+fn int_leaves(a: usize, b: usize, bad: bool) -> Vec<parket::levels::LeafData> {
+    vec![
+        parket::levels::LeafData {
+            values: parket::values::Values::Int32(vec![1; a]),
+            def_levels: vec![],
+            rep_levels: vec![],
+        },
+        parket::levels::LeafData {
+            values: if bad {
+                parket::values::Values::Int32(vec![2; b])
+            } else {
+                parket::values::Values::Int64(vec![2; b])
+            },
+            def_levels: vec![],
+            rep_levels: vec![],
+        },
+    ]
+}
+
 /// An error in one column of a parallel call is reported as it is on one thread.
 #[test]
 fn errors_name_the_column() {
     let schema = Schema::parse("message m { required int32 a; required int64 b; }").unwrap();
-    let leaves = |n: usize, bad: bool| {
-        vec![
-            parket::levels::LeafData {
-                values: parket::values::Values::Int32(vec![1; n]),
-                def_levels: vec![],
-                rep_levels: vec![],
-            },
-            parket::levels::LeafData {
-                values: if bad {
-                    parket::values::Values::Int32(vec![2; n])
-                } else {
-                    parket::values::Values::Int64(vec![2; n])
-                },
-                def_levels: vec![],
-                rep_levels: vec![],
-            },
-        ]
-    };
+    let leaves = |n: usize, bad: bool| int_leaves(n, n, bad);
     for threads in [1, 2] {
         let options = WriteOptions::default()
             .threads(threads)

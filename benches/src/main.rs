@@ -334,7 +334,23 @@ fn measure(measurement: &str, file: &Path, runs: usize) -> Result<String, Outcom
                 })
             })
         }
-        other => return Err(Outcome::Failed(format!("unknown measurement {other}"))),
+        other => {
+            // `parket-write-columns:N`: the `--parallel-write` path (one `write_columns` call
+            // per row group) with N threads, alone in a process, for profilers.
+            let threads = other
+                .strip_prefix("parket-write-columns:")
+                .and_then(|n| n.parse().ok())
+                .ok_or_else(|| Outcome::Failed(format!("unknown measurement {other}")))?;
+            let input = parket_side::prepare_write_input(&bytes)?;
+            let config = arrow_side::write_config(&bytes)?;
+            Box::new(move || {
+                let out = parket_side::write_columns(&input, &config, threads)?;
+                Ok(Run {
+                    count: 0,
+                    written: Some(out),
+                })
+            })
+        }
     };
 
     let base_kib = reset_peak_rss();

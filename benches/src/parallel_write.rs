@@ -5,7 +5,7 @@
 //! writes run once, and their bytes must be identical (the parallel path promises it); then
 //! `rounds` rounds each time one write with one thread and one with `N`, the order
 //! alternating from round to round, so that drift of the shared machine falls on both alike.
-//! Both go through `RowGroupWriter::write_columns` (every column of a source row group in
+//! Both go through `RowGroupWriter::finish_with` (every column of a source row group in
 //! one call) and `finish`. Reported: the median time of each, the fastest and slowest run
 //! (the spread), and the speedup = median(1 thread) / median(N threads).
 

@@ -168,7 +168,7 @@ pub fn write(input: &WriteInput, config: &WriteConfig) -> Result<Vec<u8>, SideEr
 }
 
 /// Writes `input` as [`write`] does, but each source row group in one
-/// `RowGroupWriter::write_columns` call, with `threads` threads (`bench --parallel-write`).
+/// `RowGroupWriter::finish_with` call, with `threads` threads (`bench --parallel-write`).
 /// The bytes are [`write`]'s whatever `threads` is.
 pub fn write_columns(
     input: &WriteInput,
@@ -178,9 +178,7 @@ pub fn write_columns(
     let options = options(config)?.threads(threads);
     let mut writer = FileWriter::new(Vec::new(), input.schema.clone(), options)?;
     for leaves in &input.row_groups {
-        let mut rg = writer.next_row_group()?;
-        rg.write_columns(leaves)?;
-        rg.finish()?;
+        writer.next_row_group()?.finish_with(leaves)?;
     }
     writer.finish()?;
     Ok(writer.into_inner())

@@ -23,7 +23,12 @@
 //! [`RowGroupWriter::write_columns`]), and, at the row-group cut, the closing of each chunk
 //! not yet written out (its last page, its dictionary page, its Bloom filter). A column sees
 //! the same batches in the same order as on one thread, so its pages are the same bytes; they
-//! go to the sink from the calling thread, in schema order. Calls that carry one column
+//! go to the sink from the calling thread, in schema order, each chunk as soon as it and the
+//! ones before it are closed (while the other threads still work). A row group's last batch
+//! given to [`RowGroupWriter::finish_with`] is written and closed column by column on the
+//! threads as one piece of work each, so chunk `k` goes out while later columns are still
+//! being encoded: the sink's work (the copy, and an in-memory sink's fresh pages) overlaps
+//! the encoding instead of following it. Calls that carry one column
 //! ([`RowGroupWriter::write`], [`ColumnWriter::write`]) run on the calling thread, and so
 //! does a call or a cut of fewer than [`MIN_PARALLEL_LEVELS`] levels, where starting threads
 //! would cost more than it saves. Without the `std` feature there are no threads.
@@ -34,7 +39,9 @@
 //! closed, holds its pages of a parallel call until the call returns, then writes them out
 //! (once its dictionary is settled, as on one thread). So a streaming writer that writes a row
 //! group in parallel calls of `k` rows holds, beyond what one thread holds, at most the front
-//! column's encoded pages of `k` rows; `tests/memory_parallel_write.rs` measures both.
+//! column's encoded pages of `k` rows; `finish_with` holds the chunks closed ahead of their
+//! turn, never more than the row group `finish` would hold; `tests/memory_parallel_write.rs`
+//! measures all three.
 //!
 //! Worked example: one REQUIRED INT32 column holding `[7]`, no dictionary, no compression, no
 //! CRC, no page index, no statistics:
@@ -400,7 +407,8 @@ impl<W: Sink> FileWriter<W> {
 
     /// Closes the chunks of `columns` and writes them out in order (the first at the front of
     /// the row group), appending them to `written`. With several threads and enough work
-    /// left, the chunks are closed on the threads first (see [`parallel`]), then written.
+    /// left, the chunks are closed on the threads (see [`parallel`]), each written out as
+    /// soon as it and the ones before it are closed.
     fn write_chunks(
         &mut self,
         columns: Vec<ColumnWriter>,
@@ -415,26 +423,29 @@ impl<W: Sink> FileWriter<W> {
             }
             return Ok(());
         }
-        let mut slots: Vec<(Option<ColumnWriter>, Option<column::ClosedChunk>)> =
-            columns.into_iter().map(|c| (Some(c), None)).collect();
-        let work = |_: usize, (c, _): &(Option<ColumnWriter>, _)| {
-            c.as_ref().map_or(0, |c| c.closing_work() as u64)
-        };
-        parallel::for_each_heaviest_first(threads, &mut slots, work, |_, (c, closed)| {
-            if let Some(c) = c.take() {
-                *closed = Some(c.close()?);
-            }
-            Ok(())
-        })
-        .map_err(|e| e.in_row_group(rg_index))?;
-        for closed in slots.into_iter().filter_map(|(_, c)| c) {
-            let (chunk, scratch) = closed
-                .write_out(&mut self.out())
-                .map_err(|e| e.in_row_group(rg_index))?;
-            self.scratch = Some(scratch);
-            written.push(chunk);
-        }
-        Ok(())
+        let mut columns: Vec<Option<ColumnWriter>> = columns.into_iter().map(Some).collect();
+        let work =
+            |_: usize, c: &Option<ColumnWriter>| c.as_ref().map_or(0, |c| c.closing_work() as u64);
+        // Chunk `k` goes out as soon as chunks `0..=k` are closed, while the threads still
+        // close later ones.
+        parallel::for_each_in_order(
+            threads,
+            &mut columns,
+            work,
+            |_, c, _: Option<()>| {
+                c.take()
+                    .ok_or(Error::unsupported("a column written out twice"))?
+                    .close()
+            },
+            |_, closed| {
+                let (chunk, scratch) = closed.write_out(&mut self.out())?;
+                self.scratch = Some(scratch);
+                written.push(chunk);
+                Ok(None)
+            },
+        )
+        .map(|_| ())
+        .map_err(|e| e.in_row_group(rg_index))
     }
 
     /// Closes a column chunk and writes what it still holds (the chunk is at the front of
@@ -700,6 +711,20 @@ fn leaf_work(leaf: &crate::levels::LeafData) -> u64 {
     levels + values + strings
 }
 
+/// Rows `leaf` adds to column `c`: its repetition levels at 0, or its levels, or (with
+/// neither) its values. Checked again (exactly) by the column's own write.
+fn leaf_rows(c: &ColumnWriter, leaf: &crate::levels::LeafData) -> u64 {
+    let d = c.descriptor();
+    let n = if d.max_rep_level > 0 {
+        leaf.rep_levels.iter().filter(|&&r| r == 0).count()
+    } else if d.max_def_level > 0 {
+        leaf.def_levels.len()
+    } else {
+        leaf.values.len()
+    };
+    n as u64
+}
+
 /// Errors unless every column holds `num_rows` rows.
 fn check_rows<'c>(
     mut columns: impl Iterator<Item = &'c ColumnWriter>,
@@ -839,17 +864,7 @@ impl<W: Sink> RowGroupWriter<'_, W> {
     /// assert_eq!(w.finish().unwrap().num_rows, 2);
     /// ```
     pub fn write_columns(&mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
-        self.file.check_open()?;
-        if leaves.len() != self.columns.len() {
-            return Err(Error::invalid_argument(alloc::format!(
-                "{} leaf columns given for a schema of {}",
-                leaves.len(),
-                self.columns.len()
-            )));
-        }
-        for i in 0..self.columns.len() {
-            self.open(i)?;
-        }
+        self.check_leaves(leaves)?;
         let threads = threads_for(&self.file.options, leaf_levels(leaves));
         if threads <= 1 {
             for (i, leaf) in leaves.iter().enumerate() {
@@ -875,6 +890,109 @@ impl<W: Sink> RowGroupWriter<'_, W> {
             c.write_settled(&mut file.out())
                 .map_err(|e| e.in_column(&c.descriptor().path_string()))
                 .map_err(|e| e.in_row_group(rg_index))?;
+        }
+        Ok(())
+    }
+
+    /// Writes a last batch into every column (one [`LeafData`](crate::levels::LeafData) per
+    /// leaf column, in schema order; every column must be open) and finishes the row group:
+    /// the same bytes as [`RowGroupWriter::write_columns`] then [`RowGroupWriter::finish`],
+    /// but with several threads each column is written and closed as one piece of work, and
+    /// the calling thread writes chunk `k` out as soon as chunks `0..=k` are closed, while
+    /// the other threads still encode later columns (see the module's "Threads"). Errors,
+    /// writing nothing, when the columns would hold different numbers of rows; an error in a
+    /// column's batch after earlier chunks went out leaves the file incomplete (the writer
+    /// then takes no more).
+    ///
+    /// ```
+    /// use parket::levels::LeafData;
+    /// use parket::schema::Schema;
+    /// use parket::values::Values;
+    /// use parket::write::{FileWriter, WriteOptions};
+    /// let schema = Schema::parse("message m { required int32 a; optional int64 b; }").unwrap();
+    /// let mut w = FileWriter::new(Vec::new(), schema, WriteOptions::default()).unwrap();
+    /// let rg = w.next_row_group().unwrap();
+    /// let leaves = [
+    ///     LeafData { values: Values::Int32(vec![1, 2]), def_levels: vec![], rep_levels: vec![] },
+    ///     LeafData { values: Values::Int64(vec![7]), def_levels: vec![1, 0], rep_levels: vec![] },
+    /// ];
+    /// rg.finish_with(&leaves).unwrap();
+    /// assert_eq!(w.finish().unwrap().num_rows, 2);
+    /// ```
+    pub fn finish_with(mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
+        self.finished = true;
+        self.check_leaves(leaves)?;
+        let rg_index = self.file.row_groups.len();
+        // The rows each column will hold, checked before anything is written.
+        let rows: Vec<u64> = self
+            .columns
+            .iter()
+            .zip(leaves)
+            .map(|(c, leaf)| c.as_ref().map_or(0, |c| c.num_rows() + leaf_rows(c, leaf)))
+            .collect();
+        let num_rows = rows.first().copied().unwrap_or(0);
+        if let Some(i) = rows.iter().position(|&r| r != num_rows) {
+            let path = self.columns[i]
+                .as_ref()
+                .map(|c| c.descriptor().path_string())
+                .unwrap_or_default();
+            return Err(Error::invalid_argument(alloc::format!(
+                "column {path} would hold {} rows, the row group's first column {num_rows}",
+                rows[i]
+            ))
+            .in_row_group(rg_index));
+        }
+        let threads = threads_for(&self.file.options, leaf_levels(leaves));
+        let work = |i: usize, _: &Option<ColumnWriter>| leaves.get(i).map_or(0, leaf_work);
+        let file = &mut *self.file;
+        let mut written = Vec::with_capacity(leaves.len());
+        // The buffers of each chunk written out go to a column not yet started (on one
+        // thread, the next one, as in `close_column`).
+        let result = parallel::for_each_in_order(
+            threads,
+            &mut self.columns,
+            work,
+            |i, c, scratch| {
+                let mut c = c
+                    .take()
+                    .ok_or(Error::unsupported("a column written out twice"))?;
+                if let Some(scratch) = scratch {
+                    c.adopt(scratch);
+                }
+                let leaf = &leaves[i];
+                c.write(leaf.values.as_ref(), &leaf.def_levels, &leaf.rep_levels)?;
+                c.close()
+            },
+            |_, closed| {
+                let (chunk, scratch) = closed.write_out(&mut file.out())?;
+                written.push(chunk);
+                Ok(Some(scratch))
+            },
+        );
+        let result = result.map(|scratch| file.scratch = scratch);
+        if let Err(e) = result {
+            if !written.is_empty() {
+                // Part of the row group is in the file: it cannot be completed.
+                file.failed = true;
+            }
+            return Err(e.in_row_group(rg_index));
+        }
+        file.end_row_group(self.start, num_rows, written)
+    }
+
+    /// Errors unless the file takes more, `leaves` has one batch per column, and every column
+    /// is open.
+    fn check_leaves(&mut self, leaves: &[crate::levels::LeafData]) -> Result<()> {
+        self.file.check_open()?;
+        if leaves.len() != self.columns.len() {
+            return Err(Error::invalid_argument(alloc::format!(
+                "{} leaf columns given for a schema of {}",
+                leaves.len(),
+                self.columns.len()
+            )));
+        }
+        for i in 0..self.columns.len() {
+            self.open(i)?;
         }
         Ok(())
     }
