@@ -226,6 +226,9 @@ pub struct PageDecoder<'a> {
     /// Leave dictionary-encoded BYTE_ARRAY pages as indices (see
     /// [`PageDecoder::defer_byte_array_gather`]), and whether the last data page was.
     defer_bytes: bool,
+    /// Leave dictionary-encoded pages of other types as indices too (see
+    /// [`PageDecoder::defer_dictionary_gather`]).
+    defer_fixed: bool,
     deferred: bool,
     /// Leave PLAIN fixed-width values encoded (see [`PageDecoder::defer_plain`]), and where
     /// the last data page's are when they were: its values section and how many values.
@@ -418,6 +421,7 @@ impl<'a> PageDecoder<'a> {
             decompressor: Decompressor::default(),
             dict_bytes: Vec::new(),
             defer_bytes: false,
+            defer_fixed: false,
             deferred: false,
             defer_plain: false,
             plain: None,
@@ -711,6 +715,30 @@ impl<'a> PageDecoder<'a> {
     /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
     pub(crate) fn defer_byte_array_gather(&mut self, defer: bool) {
         self.defer_bytes = defer && variant::DEFERS;
+        self.defer_fixed = false;
+    }
+
+    /// As [`PageDecoder::defer_byte_array_gather`] (`bytes`), and with `fixed`, a
+    /// dictionary-encoded page of any other type is left as its indices too (checked against
+    /// the dictionary): the typed reader reads each value straight from the dictionary
+    /// instead of gathering the page's values first and copying them again into the rows.
+    pub(crate) fn defer_dictionary_gather(&mut self, bytes: bool, fixed: bool) {
+        self.defer_bytes = bytes && variant::DEFERS;
+        self.defer_fixed = fixed && variant::DEFERS;
+    }
+
+    /// Swaps the indices of the last data page, when its values were deferred (see
+    /// [`PageDecoder::defer_dictionary_gather`]), with `into`, whose buffer the decoder then
+    /// reuses; false (nothing swapped) when they were not. The page's values are then
+    /// `dictionary[i]` for each of `into`.
+    pub(crate) fn swap_deferred_indices(&mut self, into: &mut Vec<u32>) -> bool {
+        if !(self.deferred && variant::DEFERS && self.dictionary.is_some()) {
+            return false;
+        }
+        core::mem::swap(&mut self.indices, into);
+        // The indices are the caller's now.
+        self.deferred = false;
+        true
     }
 
     /// The indices of the last data page when its values were deferred (see
@@ -1131,7 +1159,7 @@ impl<'a> PageDecoder<'a> {
             }),
             &mut self.indices,
             &self.limits,
-            self.defer_bytes,
+            (self.defer_bytes, self.defer_fixed),
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, pos))?;
@@ -1296,7 +1324,7 @@ impl<'a> PageDecoder<'a> {
             }),
             &mut self.indices,
             &self.limits,
-            self.defer_bytes,
+            (self.defer_bytes, self.defer_fixed),
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, levels_len))?;
@@ -1458,9 +1486,9 @@ fn reserve_values(encoding: Encoding, out: &mut Values, len: usize, n: usize) ->
 }
 
 /// Decodes `n` values of `encoding` from `data`, appending to `out`; returns true when, with
-/// `defer_bytes`, a dictionary-encoded BYTE_ARRAY page's values were left as their indices
-/// in `indices` (checked against the dictionary) instead (see
-/// [`PageDecoder::defer_byte_array_gather`]).
+/// `defer.0`, a dictionary-encoded BYTE_ARRAY page's values (with `defer.1`, another type's)
+/// were left as their indices in `indices` (checked against the dictionary) instead (see
+/// [`PageDecoder::defer_dictionary_gather`]).
 #[allow(clippy::too_many_arguments)]
 fn decode_values(
     encoding: Encoding,
@@ -1469,7 +1497,7 @@ fn decode_values(
     dict: Option<(Dict<'_>, u64)>,
     indices: &mut Vec<u32>,
     limits: &Limits,
-    defer_bytes: bool,
+    (defer_bytes, defer_fixed): (bool, bool),
     out: &mut Values,
 ) -> Result<bool> {
     reserve_values(encoding, out, data.len(), n)?;
@@ -1484,7 +1512,8 @@ fn decode_values(
                 ));
             };
             let (dict, longest) = dict;
-            if defer_bytes && matches!(out, Values::ByteArray(_)) {
+            let bytes = matches!(out, Values::ByteArray(_));
+            if (bytes && defer_bytes) || (!bytes && defer_fixed) {
                 decode_checked_indices(data, n, dict, longest, indices, limits)?;
                 return Ok(true);
             }

@@ -14,8 +14,8 @@ use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
 use crate::typed::{
-    read_field, read_member_many, Attrs, Binder, CursorState, DictStrings, PageSource, Plan,
-    Record, Row, MAX_BATCH,
+    read_field, read_member_many, Attrs, Binder, CursorState, DictStrings, DictValues, PageSource,
+    Plan, Record, Row, MAX_BATCH,
 };
 use crate::values::LeafData;
 
@@ -155,8 +155,9 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             match readers {
                 Ok(readers) => {
                     let empty = readers.iter().map(|r| r.new_leaf_data()).collect();
-                    self.cursors =
-                        CursorState::new(empty, &self.max_defs, &self.paths).with_text(&self.text);
+                    self.cursors = CursorState::new(empty, &self.max_defs, &self.paths)
+                        .with_text(&self.text)
+                        .with_dict_values();
                     self.chunks = Chunks(readers);
                 }
                 Err(e) => {
@@ -222,21 +223,41 @@ impl PageSource for Chunks<'_> {
         i: usize,
         out: &mut LeafData,
         strs: Option<&mut DictStrings>,
+        vals: Option<&mut DictValues>,
     ) -> Result<bool> {
         let Some(r) = self.0.get_mut(i) else {
             return Err(Error::invalid_argument("plan cursor out of range"));
         };
         let Some(strs) = strs else {
-            return r.append_page(out);
+            let Some(vals) = vals else {
+                return r.append_page(out);
+            };
+            if !r.append_page_fixed_indices(out)? {
+                return Ok(false);
+            }
+            if r.swap_deferred_indices(vals.idx_mut()) && !vals.take_page(|| r.dictionary()) {
+                // Not reached: indices are left only with a dictionary to index.
+                return Err(Error::out_of_spec(
+                    "dictionary indices without a dictionary",
+                ));
+            }
+            return Ok(true);
         };
         if !r.append_page_indices(out)? {
             return Ok(false);
         }
-        let n = match r.deferred_indices() {
-            Some(indices) if strs.take_page(indices, || r.dictionary()) => return Ok(true),
-            Some(indices) => indices.len(),
-            None => return Ok(true),
+        let Some(n) = r.deferred_indices().map(<[u32]>::len) else {
+            return Ok(true);
         };
+        if strs.text_ready(|| r.dictionary()) {
+            if strs.take_page(|into| r.swap_deferred_indices(into)) {
+                return Ok(true);
+            }
+            // Not reached: the page's indices were there.
+            return Err(Error::out_of_spec(
+                "dictionary indices without a dictionary",
+            ));
+        }
         // A dictionary that is not UTF-8: the values, for the reads to find which is not.
         r.gather_deferred(0..n, n, &mut out.values)?;
         Ok(true)

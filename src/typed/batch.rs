@@ -618,6 +618,29 @@ impl ColumnCursors<'_> {
         conv: impl Fn(P) -> Option<T>,
     ) -> Result<bool> {
         let c = self.curs.get_mut(i).ok_or_else(miss)?;
+        if let Some(super::DictValues {
+            idx,
+            on: true,
+            dict: Some(dict),
+        }) = &c.vals
+        {
+            // Straight from the dictionary (every index was checked against it).
+            let Some(dict) = pick(dict) else {
+                return Ok(false);
+            };
+            let idx = idx.get(c.val..).unwrap_or(&[]);
+            let (l, v) = leaf_loop::<S, _>(
+                c.max_def,
+                c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+                slots,
+                out,
+                idx.iter()
+                    .map(|&j| dict.get(j as usize).and_then(|&x| conv(x))),
+            )?;
+            c.lvl += l;
+            c.val += v;
+            return Ok(true);
+        }
         let Some(values) = pick(&c.leaf.values) else {
             return Ok(false);
         };
@@ -648,18 +671,36 @@ impl ColumnCursors<'_> {
             idx,
             on: true,
             dict: Some(Some(text)),
+            entries,
+            ..
         }) = &c.strs
         {
             // Straight from the dictionary entries.
             let idx = idx.get(c.val..).unwrap_or(&[]);
-            let (l, v) = leaf_loop::<S, _>(
-                c.max_def,
-                c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
-                slots,
-                out,
-                idx.iter()
-                    .map(|&j| super::DictStrings::entry(text, j).map(alloc::string::String::from)),
-            )?;
+            let (l, v) = if entries.is_empty() {
+                leaf_loop::<S, _>(
+                    c.max_def,
+                    c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+                    slots,
+                    out,
+                    idx.iter().map(|&j| {
+                        super::DictStrings::entry(text, j).map(alloc::string::String::from)
+                    }),
+                )?
+            } else {
+                // Split into entries: one look-up each.
+                leaf_loop::<S, _>(
+                    c.max_def,
+                    c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+                    slots,
+                    out,
+                    idx.iter().map(|&j| {
+                        entries
+                            .get(j as usize)
+                            .map(|e| alloc::string::String::from(&**e))
+                    }),
+                )?
+            };
             c.lvl += l;
             c.val += v;
             return Ok(true);

@@ -12,12 +12,50 @@ pub trait PageSource {
     /// the end of its chunk. With `strs` (a cursor of a `String` field), a
     /// dictionary-encoded page may leave its values as indices into `strs`
     /// ([`DictStrings::take_page`]) instead.
+    ///
+    /// With `vals` (a cursor of a field of another type), a dictionary-encoded page of a type
+    /// other than BYTE_ARRAY may leave its values as indices into `vals` ([`DictValues`]).
     fn next_page(
         &mut self,
         i: usize,
         out: &mut LeafData,
         strs: Option<&mut DictStrings>,
+        vals: Option<&mut DictValues>,
     ) -> Result<bool>;
+}
+
+/// The values of a cursor's dictionary-encoded page (of a type other than BYTE_ARRAY) left
+/// as indices into the chunk's dictionary: each value is read straight from the dictionary
+/// into the rows, instead of being gathered into the page's values first and copied again.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct DictValues {
+    /// The current page's values as indices into `dict` (when `on`), each checked against
+    /// it when the page was decoded.
+    pub(super) idx: Vec<u32>,
+    pub(super) on: bool,
+    /// The chunk's dictionary (`None`: not read yet).
+    pub(super) dict: Option<Values>,
+}
+
+impl DictValues {
+    /// The buffer a page's indices are swapped into before [`DictValues::take_page`].
+    pub(crate) fn idx_mut(&mut self) -> &mut Vec<u32> {
+        &mut self.idx
+    }
+
+    /// Takes a page's indices, already swapped into `self.idx` (`dict` gives the chunk's
+    /// dictionary, asked once per chunk): false where there is none.
+    pub(crate) fn take_page<'d>(
+        &mut self,
+        dict: impl FnOnce() -> Option<alloc::borrow::Cow<'d, Values>>,
+    ) -> bool {
+        if self.dict.is_none() {
+            self.dict = dict().map(alloc::borrow::Cow::into_owned);
+        }
+        self.on = self.dict.is_some();
+        self.on
+    }
 }
 
 /// The values of a `String` field's cursor left as dictionary indices: each `String` is
@@ -33,15 +71,25 @@ pub struct DictStrings {
     /// The chunk's dictionary entries, all their bytes and where each starts (`None`: not
     /// read yet; `Some(None)`: not UTF-8, so pages are decoded as values).
     pub(super) dict: Option<Option<(String, Vec<usize>)>>,
+    /// The dictionary's entries one by one (empty: not split), once the chunk's pages
+    /// have taken [`SPLIT_AFTER`] times as many indices as it has entries: a `String` is
+    /// then copied from its entry with no look-up of its bounds and no check that they
+    /// fall on character boundaries. (A dictionary of entries read a few times each is
+    /// not split: that would copy it all once more.)
+    pub(super) entries: Vec<alloc::boxed::Box<str>>,
+    /// Indices taken from the chunk's pages so far, until the entries are split.
+    taken: usize,
 }
 
+/// See [`DictStrings::entries`].
+const SPLIT_AFTER: usize = 4;
+
 impl DictStrings {
-    /// Takes the dictionary indices of a page (`dict` gives the chunk's dictionary, asked
-    /// once per chunk): false where that dictionary is not UTF-8 text (the caller then
-    /// decodes the page's values).
-    pub(crate) fn take_page<'d>(
+    /// Whether the chunk's dictionary (`dict` gives it, asked once per chunk) is UTF-8
+    /// text, so that a page's indices can be taken ([`DictStrings::take_page`]); false
+    /// where it is not (the caller then decodes the page's values).
+    pub(crate) fn text_ready<'d>(
         &mut self,
-        indices: &[u32],
         dict: impl FnOnce() -> Option<alloc::borrow::Cow<'d, Values>>,
     ) -> bool {
         let text = self.dict.get_or_insert_with(|| match dict() {
@@ -54,13 +102,31 @@ impl DictStrings {
             },
             None => None,
         });
-        if text.is_none() {
-            return false;
+        text.is_some()
+    }
+
+    /// Takes a page's dictionary indices, `swap` moving them into the buffer it is given
+    /// (false where the page left none), once [`DictStrings::text_ready`].
+    pub(crate) fn take_page(&mut self, swap: impl FnOnce(&mut Vec<u32>) -> bool) -> bool {
+        self.on = matches!(self.dict, Some(Some(_))) && swap(&mut self.idx);
+        if self.on && self.taken != usize::MAX {
+            self.taken = self.taken.saturating_add(self.idx.len());
+            if let Some(Some((text, offsets))) = &self.dict {
+                if self.taken >= offsets.len().saturating_sub(1).saturating_mul(SPLIT_AFTER) {
+                    // Once per chunk (an entry that splits a character leaves them unsplit).
+                    self.taken = usize::MAX;
+                    self.entries = offsets
+                        .windows(2)
+                        .map(|w| match *w {
+                            [start, end] => text.get(start..end).map(alloc::boxed::Box::from),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>()
+                        .unwrap_or_default();
+                }
+            }
         }
-        self.idx.clear();
-        self.idx.extend_from_slice(indices);
-        self.on = true;
-        true
+        self.on
     }
 
     /// Dictionary entry `j` as text (`None`: past the end, or its bounds split a character).
@@ -89,6 +155,9 @@ pub struct ColumnCursor {
     /// Only `String` reads (`take_str`, `strings_many`) read such a cursor (a cursor feeds
     /// one field).
     pub(super) strs: Option<DictStrings>,
+    /// A cursor of a field of another type: its pages' values may be dictionary indices
+    /// instead ([`DictValues`]; read by `take`, `advance_ref` and `leaf_many`).
+    pub(super) vals: Option<DictValues>,
 }
 
 /// Whether a cursor's page bytes were checked as UTF-8 ([`ColumnCursors::take_str`]).
@@ -104,6 +173,21 @@ pub(super) enum Text {
 }
 
 impl ColumnCursor {
+    /// The values value `k` of the page is in, and its index there: the dictionary and the
+    /// page's index into it where the page was left as indices ([`DictValues`]; an index
+    /// past the page's is past any values).
+    #[inline(always)]
+    pub(super) fn values_at(&self, k: usize) -> (&Values, usize) {
+        match &self.vals {
+            Some(DictValues {
+                idx,
+                on: true,
+                dict: Some(d),
+            }) => (d, idx.get(k).map_or(usize::MAX, |&j| j as usize)),
+            _ => (&self.leaf.values, k),
+        }
+    }
+
     /// Gives the page's bytes taken by [`ColumnCursors::take_str`] back to its values.
     #[cold]
     fn restore_text(&mut self) {
@@ -176,6 +260,7 @@ impl CursorState {
                     val: 0,
                     text: Text::Unchecked,
                     strs: None,
+                    vals: None,
                 })
                 .collect(),
             paths: paths.to_vec(),
@@ -188,6 +273,17 @@ impl CursorState {
         for &i in curs {
             if let Some(c) = self.curs.get_mut(i) {
                 c.strs = Some(DictStrings::default());
+            }
+        }
+        self
+    }
+
+    /// Marks the cursors that are not those of `String` fields as cursors whose
+    /// dictionary-encoded pages a [`PageSource`] may give as indices ([`DictValues`]).
+    pub fn with_dict_values(mut self) -> CursorState {
+        for c in &mut self.curs {
+            if c.strs.is_none() {
+                c.vals = Some(DictValues::default());
             }
         }
         self
@@ -280,11 +376,15 @@ impl ColumnCursors<'_> {
             if let Some(s) = &mut c.strs {
                 s.on = false;
             }
-            if !source.next_page(i, &mut c.leaf, c.strs.as_mut())? {
+            if let Some(s) = &mut c.vals {
+                s.on = false;
+            }
+            if !source.next_page(i, &mut c.leaf, c.strs.as_mut(), c.vals.as_mut())? {
                 return Ok(false);
             }
-            c.nvals = match &c.strs {
-                Some(s) if s.on => s.idx.len(),
+            c.nvals = match (&c.strs, &c.vals) {
+                (Some(s), _) if s.on => s.idx.len(),
+                (_, Some(s)) if s.on => s.idx.len(),
                 _ => c.leaf.values.len(),
             };
             if c.max_def > 0 {
@@ -420,7 +520,8 @@ impl ColumnCursors<'_> {
         if matches!(c.text, Text::Valid(_)) {
             c.restore_text();
         }
-        let v = match &c.leaf.values {
+        let (values, k) = c.values_at(k);
+        let v = match values {
             Values::Boolean(v) => v.get(k).map(|&x| Val::Bool(x)),
             Values::Int32(v) => v.get(k).map(|&x| Val::I32(x)),
             Values::Int64(v) => v.get(k).map(|&x| Val::I64(x)),
@@ -445,7 +546,7 @@ impl ColumnCursors<'_> {
     pub(crate) fn advance_ref(&mut self, i: usize) -> Result<(&Values, usize)> {
         let k = self.advance(i)?;
         match self.curs.get(i) {
-            Some(c) => Ok((&c.leaf.values, k)),
+            Some(c) => Ok(c.values_at(k)),
             None => Err(no_cursor()),
         }
     }
@@ -490,6 +591,7 @@ impl ColumnCursors<'_> {
             idx,
             on: true,
             dict: Some(Some(text)),
+            ..
         }) = &c.strs
         {
             return match idx.get(k) {
