@@ -1513,7 +1513,7 @@ fn decode_values(
             };
             let (dict, longest) = dict;
             let bytes = matches!(out, Values::ByteArray(_));
-            if (bytes && defer_bytes) || (!bytes && defer_fixed) {
+            if variant::DEFERS && ((bytes && defer_bytes) || (!bytes && defer_fixed)) {
                 decode_checked_indices(data, n, dict, longest, indices, limits)?;
                 return Ok(true);
             }

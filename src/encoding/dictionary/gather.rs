@@ -276,6 +276,7 @@ pub(crate) fn decode_gather_dict(
 
 /// The largest of `indices`, checked against the dictionary's length.
 #[inline]
+#[cfg(not(parket_opt_size))]
 pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
     // Every index below `len` (none is at or past a length past u32's range): a compare
     // and an or the compiler vectorizes on baseline x86-64 (SSE2 has no unsigned 32-bit
@@ -289,6 +290,17 @@ pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
     if past {
         // The largest, for the error (the one pass where there is one).
         let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+        return Err(bad_index(max, len));
+    }
+    Ok(())
+}
+
+/// [`check_max`] built for size: one fold of the max (less code).
+#[inline]
+#[cfg(parket_opt_size)]
+pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
+    let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+    if !indices.is_empty() && max as usize >= len {
         return Err(bad_index(max, len));
     }
     Ok(())
