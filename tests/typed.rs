@@ -1381,9 +1381,8 @@ fn structs_built_in_place_read_back_in_order() {
     }
 }
 
-/// Integer and floating-point fields read straight from a dictionary-encoded page's indices
-/// (the chunk's dictionary copied once, no gather of the page's values first): a chunk
-/// whose dictionary outgrows its limit goes on in PLAIN pages (as pyarrow's writer does),
+/// Integer and floating-point fields over dictionary-encoded pages: a chunk whose
+/// dictionary outgrows its limit goes on in PLAIN pages (as pyarrow's writer does),
 /// nulls in an optional dictionary column read `None`, and an INT32 dictionary column reads
 /// into an `i64` field (widened) as into the `i32` it was written from; over several pages,
 /// batches and row groups, every value reads back as written.

@@ -226,9 +226,6 @@ pub struct PageDecoder<'a> {
     /// Leave dictionary-encoded BYTE_ARRAY pages as indices (see
     /// [`PageDecoder::defer_byte_array_gather`]), and whether the last data page was.
     defer_bytes: bool,
-    /// Leave dictionary-encoded pages of other types as indices too (see
-    /// [`PageDecoder::defer_dictionary_gather`]).
-    defer_fixed: bool,
     deferred: bool,
     /// Leave PLAIN fixed-width values encoded (see [`PageDecoder::defer_plain`]), and where
     /// the last data page's are when they were: its values section and how many values.
@@ -421,7 +418,6 @@ impl<'a> PageDecoder<'a> {
             decompressor: Decompressor::default(),
             dict_bytes: Vec::new(),
             defer_bytes: false,
-            defer_fixed: false,
             deferred: false,
             defer_plain: false,
             plain: None,
@@ -715,20 +711,10 @@ impl<'a> PageDecoder<'a> {
     /// Builds for size (`cfg(parket_opt_size)`) never defer: whole pages, less code.
     pub(crate) fn defer_byte_array_gather(&mut self, defer: bool) {
         self.defer_bytes = defer && variant::DEFERS;
-        self.defer_fixed = false;
-    }
-
-    /// As [`PageDecoder::defer_byte_array_gather`] (`bytes`), and with `fixed`, a
-    /// dictionary-encoded page of any other type is left as its indices too (checked against
-    /// the dictionary): the typed reader reads each value straight from the dictionary
-    /// instead of gathering the page's values first and copying them again into the rows.
-    pub(crate) fn defer_dictionary_gather(&mut self, bytes: bool, fixed: bool) {
-        self.defer_bytes = bytes && variant::DEFERS;
-        self.defer_fixed = fixed && variant::DEFERS;
     }
 
     /// Swaps the indices of the last data page, when its values were deferred (see
-    /// [`PageDecoder::defer_dictionary_gather`]), with `into`, whose buffer the decoder then
+    /// [`PageDecoder::defer_byte_array_gather`]), with `into`, whose buffer the decoder then
     /// reuses; false (nothing swapped) when they were not. The page's values are then
     /// `dictionary[i]` for each of `into`.
     pub(crate) fn swap_deferred_indices(&mut self, into: &mut Vec<u32>) -> bool {
@@ -1159,7 +1145,7 @@ impl<'a> PageDecoder<'a> {
             }),
             &mut self.indices,
             &self.limits,
-            (self.defer_bytes, self.defer_fixed),
+            self.defer_bytes,
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, pos))?;
@@ -1324,7 +1310,7 @@ impl<'a> PageDecoder<'a> {
             }),
             &mut self.indices,
             &self.limits,
-            (self.defer_bytes, self.defer_fixed),
+            self.defer_bytes,
             &mut out.values,
         )
         .map_err(|e| locate(e, decompressed, levels_len))?;
@@ -1486,9 +1472,9 @@ fn reserve_values(encoding: Encoding, out: &mut Values, len: usize, n: usize) ->
 }
 
 /// Decodes `n` values of `encoding` from `data`, appending to `out`; returns true when, with
-/// `defer.0`, a dictionary-encoded BYTE_ARRAY page's values (with `defer.1`, another type's)
-/// were left as their indices in `indices` (checked against the dictionary) instead (see
-/// [`PageDecoder::defer_dictionary_gather`]).
+/// `defer_bytes`, a dictionary-encoded BYTE_ARRAY page's values were left as their indices
+/// in `indices` (checked against the dictionary) instead (see
+/// [`PageDecoder::defer_byte_array_gather`]).
 #[allow(clippy::too_many_arguments)]
 fn decode_values(
     encoding: Encoding,
@@ -1497,7 +1483,7 @@ fn decode_values(
     dict: Option<(Dict<'_>, u64)>,
     indices: &mut Vec<u32>,
     limits: &Limits,
-    (defer_bytes, defer_fixed): (bool, bool),
+    defer_bytes: bool,
     out: &mut Values,
 ) -> Result<bool> {
     reserve_values(encoding, out, data.len(), n)?;
@@ -1512,8 +1498,7 @@ fn decode_values(
                 ));
             };
             let (dict, longest) = dict;
-            let bytes = matches!(out, Values::ByteArray(_));
-            if variant::DEFERS && ((bytes && defer_bytes) || (!bytes && defer_fixed)) {
+            if defer_bytes && matches!(out, Values::ByteArray(_)) {
                 decode_checked_indices(data, n, dict, longest, indices, limits)?;
                 return Ok(true);
             }

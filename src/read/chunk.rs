@@ -552,18 +552,13 @@ impl<'a> ColumnChunkReader<'a> {
     /// [`ColumnChunkReader::new_leaf_data`]); false at the end of the chunk. For readers that
     /// take whole pages and never call [`ColumnChunkReader::next_batch`] (streamed records).
     pub(crate) fn append_page(&mut self, out: &mut LeafData) -> Result<bool> {
-        self.append_page_as(out, (false, false), false)
+        self.append_page_as(out, false, false)
     }
 
     /// The next data page into `out`, its dictionary-encoded BYTE_ARRAY values left as
     /// indices where `indices`, its PLAIN values left encoded where `plain`.
-    fn append_page_as(
-        &mut self,
-        out: &mut LeafData,
-        (bytes, fixed): (bool, bool),
-        plain: bool,
-    ) -> Result<bool> {
-        self.stream.decoder.defer_dictionary_gather(bytes, fixed);
+    fn append_page_as(&mut self, out: &mut LeafData, indices: bool, plain: bool) -> Result<bool> {
+        self.stream.decoder.defer_byte_array_gather(indices);
         self.stream.decoder.defer_plain(plain);
         match self.stream.next_data_page(out) {
             Ok(page) => Ok(page.is_some()),
@@ -577,21 +572,12 @@ impl<'a> ColumnChunkReader<'a> {
     /// entry, without gathering the page's bytes first. Other pages decode as
     /// `append_page`'s do.
     pub(crate) fn append_page_indices(&mut self, out: &mut LeafData) -> Result<bool> {
-        self.append_page_as(out, (true, false), false)
+        self.append_page_as(out, true, false)
     }
 
-    /// As [`ColumnChunkReader::append_page`], except that a dictionary-encoded page of a type
-    /// other than BYTE_ARRAY leaves its values as indices
-    /// ([`ColumnChunkReader::swap_deferred_indices`]; `out` gets its levels only): the typed
-    /// reader reads each value straight from the dictionary, with no gather in between.
-    pub(crate) fn append_page_fixed_indices(&mut self, out: &mut LeafData) -> Result<bool> {
-        self.append_page_as(out, (false, true), false)
-    }
-
-    /// Swaps the indices of the last page that [`ColumnChunkReader::append_page_indices`] or
-    /// [`ColumnChunkReader::append_page_fixed_indices`] left as indices (each checked against
-    /// the dictionary) with `into` (whose buffer the decoder reuses); false, and nothing
-    /// swapped, when it decoded its values.
+    /// Swaps the indices of the last page that [`ColumnChunkReader::append_page_indices`]
+    /// left as indices (each checked against the dictionary) with `into` (whose buffer the
+    /// decoder reuses); false, and nothing swapped, when it decoded its values.
     pub(crate) fn swap_deferred_indices(&mut self, into: &mut Vec<u32>) -> bool {
         self.stream.decoder.swap_deferred_indices(into)
     }
@@ -611,7 +597,7 @@ impl<'a> ColumnChunkReader<'a> {
     /// [`ColumnChunkReader::gather_deferred`], straight into its output, instead of decoding
     /// the whole page and copying from it.
     pub(crate) fn append_page_deferred(&mut self, out: &mut LeafData) -> Result<bool> {
-        self.append_page_as(out, (true, false), true)
+        self.append_page_as(out, true, true)
     }
 
     /// With `on`, the PLAIN fixed-width values of SNAPPY pages that

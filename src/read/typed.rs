@@ -14,8 +14,8 @@ use super::chunk::ColumnChunkReader;
 use super::FileReader;
 use crate::error::{Error, Result};
 use crate::typed::{
-    read_field, read_member_many, Attrs, Binder, CursorState, DictStrings, DictValues, PageSource,
-    Plan, Record, Row, MAX_BATCH,
+    read_field, read_member_many, Attrs, Binder, CursorState, DictStrings, PageSource, Plan,
+    Record, Row, MAX_BATCH,
 };
 use crate::values::LeafData;
 
@@ -155,9 +155,8 @@ impl<T: Record> Iterator for TypedRecords<'_, '_, T> {
             match readers {
                 Ok(readers) => {
                     let empty = readers.iter().map(|r| r.new_leaf_data()).collect();
-                    self.cursors = CursorState::new(empty, &self.max_defs, &self.paths)
-                        .with_text(&self.text)
-                        .with_dict_values();
+                    self.cursors =
+                        CursorState::new(empty, &self.max_defs, &self.paths).with_text(&self.text);
                     self.chunks = Chunks(readers);
                 }
                 Err(e) => {
@@ -223,25 +222,12 @@ impl PageSource for Chunks<'_> {
         i: usize,
         out: &mut LeafData,
         strs: Option<&mut DictStrings>,
-        vals: Option<&mut DictValues>,
     ) -> Result<bool> {
         let Some(r) = self.0.get_mut(i) else {
             return Err(Error::invalid_argument("plan cursor out of range"));
         };
         let Some(strs) = strs else {
-            let Some(vals) = vals else {
-                return r.append_page(out);
-            };
-            if !r.append_page_fixed_indices(out)? {
-                return Ok(false);
-            }
-            if r.swap_deferred_indices(vals.idx_mut()) && !vals.take_page(|| r.dictionary()) {
-                // Not reached: indices are left only with a dictionary to index.
-                return Err(Error::out_of_spec(
-                    "dictionary indices without a dictionary",
-                ));
-            }
-            return Ok(true);
+            return r.append_page(out);
         };
         if !r.append_page_indices(out)? {
             return Ok(false);

@@ -618,27 +618,6 @@ impl ColumnCursors<'_> {
         conv: impl Fn(P) -> Option<T>,
     ) -> Result<bool> {
         let c = self.curs.get_mut(i).ok_or_else(miss)?;
-        if let Some(super::DictValues {
-            idx,
-            on: true,
-            dict: Some(dict),
-        }) = &c.vals
-        {
-            // Straight from the dictionary (every index was checked against it).
-            let Some(dict) = pick(dict) else {
-                return Ok(false);
-            };
-            let idx = idx.get(c.val..).unwrap_or(&[]);
-            return leaf_loop_at::<S, _>(
-                c.max_def,
-                &c.leaf.def_levels,
-                (&mut c.lvl, &mut c.val),
-                slots,
-                out,
-                idx.iter()
-                    .map(|&j| dict.get(j as usize).and_then(|&x| conv(x))),
-            );
-        }
         let Some(values) = pick(&c.leaf.values) else {
             return Ok(false);
         };

@@ -12,50 +12,12 @@ pub trait PageSource {
     /// the end of its chunk. With `strs` (a cursor of a `String` field), a
     /// dictionary-encoded page may leave its values as indices into `strs`
     /// ([`DictStrings::take_page`]) instead.
-    ///
-    /// With `vals` (a cursor of a field of another type), a dictionary-encoded page of a type
-    /// other than BYTE_ARRAY may leave its values as indices into `vals` ([`DictValues`]).
     fn next_page(
         &mut self,
         i: usize,
         out: &mut LeafData,
         strs: Option<&mut DictStrings>,
-        vals: Option<&mut DictValues>,
     ) -> Result<bool>;
-}
-
-/// The values of a cursor's dictionary-encoded page (of a type other than BYTE_ARRAY) left
-/// as indices into the chunk's dictionary: each value is read straight from the dictionary
-/// into the rows, instead of being gathered into the page's values first and copied again.
-#[doc(hidden)]
-#[derive(Debug, Default)]
-pub struct DictValues {
-    /// The current page's values as indices into `dict` (when `on`), each checked against
-    /// it when the page was decoded.
-    pub(super) idx: Vec<u32>,
-    pub(super) on: bool,
-    /// The chunk's dictionary (`None`: not read yet).
-    pub(super) dict: Option<Values>,
-}
-
-impl DictValues {
-    /// The buffer a page's indices are swapped into before [`DictValues::take_page`].
-    pub(crate) fn idx_mut(&mut self) -> &mut Vec<u32> {
-        &mut self.idx
-    }
-
-    /// Takes a page's indices, already swapped into `self.idx` (`dict` gives the chunk's
-    /// dictionary, asked once per chunk): false where there is none.
-    pub(crate) fn take_page<'d>(
-        &mut self,
-        dict: impl FnOnce() -> Option<alloc::borrow::Cow<'d, Values>>,
-    ) -> bool {
-        if self.dict.is_none() {
-            self.dict = dict().map(alloc::borrow::Cow::into_owned);
-        }
-        self.on = self.dict.is_some();
-        self.on
-    }
 }
 
 /// The values of a `String` field's cursor left as dictionary indices: each `String` is
@@ -155,9 +117,6 @@ pub struct ColumnCursor {
     /// Only `String` reads (`take_str`, `strings_many`) read such a cursor (a cursor feeds
     /// one field).
     pub(super) strs: Option<DictStrings>,
-    /// A cursor of a field of another type: its pages' values may be dictionary indices
-    /// instead ([`DictValues`]; read by `take`, `advance_ref` and `leaf_many`).
-    pub(super) vals: Option<DictValues>,
 }
 
 /// Whether a cursor's page bytes were checked as UTF-8 ([`ColumnCursors::take_str`]).
@@ -173,21 +132,6 @@ pub(super) enum Text {
 }
 
 impl ColumnCursor {
-    /// The values value `k` of the page is in, and its index there: the dictionary and the
-    /// page's index into it where the page was left as indices ([`DictValues`]; an index
-    /// past the page's is past any values).
-    #[inline(always)]
-    pub(super) fn values_at(&self, k: usize) -> (&Values, usize) {
-        match &self.vals {
-            Some(DictValues {
-                idx,
-                on: true,
-                dict: Some(d),
-            }) => (d, idx.get(k).map_or(usize::MAX, |&j| j as usize)),
-            _ => (&self.leaf.values, k),
-        }
-    }
-
     /// Gives the page's bytes taken by [`ColumnCursors::take_str`] back to its values.
     #[cold]
     fn restore_text(&mut self) {
@@ -260,7 +204,6 @@ impl CursorState {
                     val: 0,
                     text: Text::Unchecked,
                     strs: None,
-                    vals: None,
                 })
                 .collect(),
             paths: paths.to_vec(),
@@ -273,17 +216,6 @@ impl CursorState {
         for &i in curs {
             if let Some(c) = self.curs.get_mut(i) {
                 c.strs = Some(DictStrings::default());
-            }
-        }
-        self
-    }
-
-    /// Marks the cursors that are not those of `String` fields as cursors whose
-    /// dictionary-encoded pages a [`PageSource`] may give as indices ([`DictValues`]).
-    pub fn with_dict_values(mut self) -> CursorState {
-        for c in &mut self.curs {
-            if c.strs.is_none() {
-                c.vals = Some(DictValues::default());
             }
         }
         self
@@ -376,15 +308,11 @@ impl ColumnCursors<'_> {
             if let Some(s) = &mut c.strs {
                 s.on = false;
             }
-            if let Some(s) = &mut c.vals {
-                s.on = false;
-            }
-            if !source.next_page(i, &mut c.leaf, c.strs.as_mut(), c.vals.as_mut())? {
+            if !source.next_page(i, &mut c.leaf, c.strs.as_mut())? {
                 return Ok(false);
             }
-            c.nvals = match (&c.strs, &c.vals) {
-                (Some(s), _) if s.on => s.idx.len(),
-                (_, Some(s)) if s.on => s.idx.len(),
+            c.nvals = match &c.strs {
+                Some(s) if s.on => s.idx.len(),
                 _ => c.leaf.values.len(),
             };
             if c.max_def > 0 {
@@ -520,8 +448,7 @@ impl ColumnCursors<'_> {
         if matches!(c.text, Text::Valid(_)) {
             c.restore_text();
         }
-        let (values, k) = c.values_at(k);
-        let v = match values {
+        let v = match &c.leaf.values {
             Values::Boolean(v) => v.get(k).map(|&x| Val::Bool(x)),
             Values::Int32(v) => v.get(k).map(|&x| Val::I32(x)),
             Values::Int64(v) => v.get(k).map(|&x| Val::I64(x)),
@@ -546,7 +473,7 @@ impl ColumnCursors<'_> {
     pub(crate) fn advance_ref(&mut self, i: usize) -> Result<(&Values, usize)> {
         let k = self.advance(i)?;
         match self.curs.get(i) {
-            Some(c) => Ok(c.values_at(k)),
+            Some(c) => Ok((&c.leaf.values, k)),
             None => Err(no_cursor()),
         }
     }

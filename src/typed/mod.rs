@@ -59,9 +59,7 @@ pub(crate) use batch::MAX_BATCH;
 pub use batch::{read_member_at, read_member_many, Rows};
 pub use bind::Binder;
 use cursors::{check_text, Text};
-pub use cursors::{
-    ColumnCursor, ColumnCursors, CursorState, DictStrings, DictValues, PageSource, Row,
-};
+pub use cursors::{ColumnCursor, ColumnCursors, CursorState, DictStrings, PageSource, Row};
 pub use shred::Entries;
 
 #[doc(hidden)]
