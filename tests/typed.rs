@@ -383,6 +383,38 @@ fn string_fields_reject_what_is_not_utf8_at_its_row() {
     }
 }
 
+/// A chunk whose pages take a `String` dictionary's entries many times over reads them
+/// from the entries split one by one; where one entry splits a character (here "é" as two
+/// entries, the dictionary's bytes together UTF-8), the entries are left unsplit and the
+/// values before that one still read, the bad one an error at its row.
+#[test]
+fn split_dictionary_entries_and_an_entry_that_splits_a_character() {
+    for (tail, good) in [(&[][..], 403), (&[&b"\xc3"[..], b"\xa9"][..], 400)] {
+        let rows: Vec<RawS> = (0..400)
+            .map(|i| format!("v{}", i % 3).into_bytes())
+            .chain(tail.iter().map(|v| v.to_vec()))
+            .chain([b"v1".to_vec(), b"v2".to_vec(), b"v0".to_vec()])
+            .map(|s| RawS { s })
+            .collect();
+        let bytes = write(&rows, WriteOptions::default().max_rows_per_page(100));
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let mut read = file.read_typed::<TextS>().unwrap();
+        for (i, want) in rows.iter().take(good).enumerate() {
+            assert_eq!(
+                read.next().unwrap().unwrap().s.as_bytes(),
+                &want.s[..],
+                "row {i}"
+            );
+        }
+        if tail.is_empty() {
+            assert!(read.next().is_none());
+        } else {
+            let e = read.next().unwrap().unwrap_err().to_string();
+            assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
+        }
+    }
+}
+
 /// `String` fields are made straight from a dictionary-encoded page's entries (the
 /// chunk's dictionary checked as UTF-8 once): a chunk whose dictionary outgrows its limit
 /// goes on in PLAIN pages (as pyarrow's and parquet-java's writers do), and both kinds of
