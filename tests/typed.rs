@@ -383,6 +383,38 @@ fn string_fields_reject_what_is_not_utf8_at_its_row() {
     }
 }
 
+/// A chunk whose pages take a `String` dictionary's entries many times over reads them
+/// from the entries split one by one; where one entry splits a character (here "é" as two
+/// entries, the dictionary's bytes together UTF-8), the entries are left unsplit and the
+/// values before that one still read, the bad one an error at its row.
+#[test]
+fn split_dictionary_entries_and_an_entry_that_splits_a_character() {
+    for (tail, good) in [(&[][..], 403), (&[&b"\xc3"[..], b"\xa9"][..], 400)] {
+        let rows: Vec<RawS> = (0..400)
+            .map(|i| format!("v{}", i % 3).into_bytes())
+            .chain(tail.iter().map(|v| v.to_vec()))
+            .chain([b"v1".to_vec(), b"v2".to_vec(), b"v0".to_vec()])
+            .map(|s| RawS { s })
+            .collect();
+        let bytes = write(&rows, WriteOptions::default().max_rows_per_page(100));
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let mut read = file.read_typed::<TextS>().unwrap();
+        for (i, want) in rows.iter().take(good).enumerate() {
+            assert_eq!(
+                read.next().unwrap().unwrap().s.as_bytes(),
+                &want.s[..],
+                "row {i}"
+            );
+        }
+        if tail.is_empty() {
+            assert!(read.next().is_none());
+        } else {
+            let e = read.next().unwrap().unwrap_err().to_string();
+            assert!(e.contains("UTF-8") && e.contains("column s"), "{e}");
+        }
+    }
+}
+
 /// `String` fields are made straight from a dictionary-encoded page's entries (the
 /// chunk's dictionary checked as UTF-8 once): a chunk whose dictionary outgrows its limit
 /// goes on in PLAIN pages (as pyarrow's and parquet-java's writers do), and both kinds of
@@ -1379,4 +1411,140 @@ fn structs_built_in_place_read_back_in_order() {
     for (i, (g, r)) in got.iter().zip(&rows).enumerate() {
         assert_eq!(g, r, "row {i}");
     }
+}
+
+/// Integer and floating-point fields over dictionary-encoded pages: a chunk whose
+/// dictionary outgrows its limit goes on in PLAIN pages (as pyarrow's writer does),
+/// nulls in an optional dictionary column read `None`, and an INT32 dictionary column reads
+/// into an `i64` field (widened) as into the `i32` it was written from; over several pages,
+/// batches and row groups, every value reads back as written.
+#[test]
+fn fixed_values_from_dictionary_pages_then_plain_pages_mid_chunk() {
+    use parket::format::{Encoding, PageType};
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Item {
+        q: i8,
+        n: i32,
+        p: Option<f64>,
+        s: i16,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Row {
+        k: i32,
+        m: Option<i64>,
+        items: Vec<Item>,
+    }
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct Wide {
+        k: i64,
+        m: Option<i64>,
+        items: Vec<Item>,
+    }
+    let rows: Vec<Row> = (0..4_000i32)
+        .map(|i| Row {
+            // Few distinct values (the dictionary holds them all).
+            k: i % 11 - 5,
+            // Nulls, and after the first 600 rows a new value in most rows.
+            m: (i % 4 != 0).then(|| {
+                if i < 600 {
+                    i64::from(i % 3)
+                } else {
+                    1 << 40 | i64::from(i)
+                }
+            }),
+            items: (0..i % 7)
+                .map(|j| Item {
+                    q: (i % 5 - 2) as i8,
+                    // Few distinct values in the first 600 rows, then many.
+                    n: if i < 600 { j } else { i * 7 + j },
+                    p: (j % 3 != 1).then(|| f64::from(i % 13) / 4.0),
+                    s: (j * 100) as i16,
+                })
+                .collect(),
+        })
+        .collect();
+    for rg_rows in [1_500, 10_000] {
+        let options = WriteOptions::default()
+            .dictionary_page_size_limit(2_000)
+            .row_group_rows(rg_rows)
+            .max_rows_per_page(83);
+        let bytes = write_chunked(&rows, 50, options);
+        let file = FileReader::from_bytes(&bytes).unwrap();
+        let meta = &file.metadata().row_groups[0].columns;
+        let data = |c: usize, e: Encoding| {
+            let stats = meta[c].meta_data.as_ref().unwrap().encoding_stats.clone();
+            stats
+                .unwrap()
+                .iter()
+                .any(|s| s.page_type != PageType::DictionaryPage && s.encoding == e)
+        };
+        // `m` (1) and `items.n` (3) hold dictionary pages, then PLAIN ones; `k` (0) and
+        // `items.p` (4) dictionary pages only.
+        for c in [1, 3] {
+            assert!(data(c, Encoding::Plain), "column {c}");
+            assert!(data(c, Encoding::RleDictionary), "column {c}");
+        }
+        for c in [0, 4] {
+            assert!(!data(c, Encoding::Plain), "column {c}");
+            assert!(data(c, Encoding::RleDictionary), "column {c}");
+        }
+        let back: Vec<Row> = file
+            .read_typed::<Row>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        assert!(back == rows, "row groups of {rg_rows}");
+        let wide: Vec<Wide> = file
+            .read_typed::<Wide>()
+            .unwrap()
+            .collect::<parket::Result<_>>()
+            .unwrap();
+        assert_eq!(wide.len(), rows.len());
+        for (w, r) in wide.iter().zip(&rows) {
+            assert_eq!(w.k, i64::from(r.k));
+            assert_eq!((&w.m, &w.items), (&r.m, &r.items));
+        }
+    }
+}
+
+/// A dictionary index past the end of its (INT32) dictionary, in a hostile file, is an
+/// error of the typed read that names the column, not a panic nor a value.
+#[test]
+fn a_dictionary_index_past_the_dictionary_is_a_located_error() {
+    #[derive(Record, Debug, Clone, PartialEq)]
+    struct R {
+        amount: i32,
+    }
+    // Three entries, so 2-bit indices; in order 0, 1, 2, 0, ... they pack into the bytes
+    // 0x24 0x49 0x92 over and over (LSB first: 0 | 1 << 2 | 2 << 4 | 0 << 6 = 0x24).
+    let rows: Vec<R> = (0..400)
+        .map(|i| R {
+            amount: (i % 3) * 100,
+        })
+        .collect();
+    let options = WriteOptions::default()
+        .codec(parket::compression::Codec::Uncompressed)
+        .page_crc(false);
+    let mut bytes = write(&rows, options);
+    let back: Vec<R> = FileReader::from_bytes(&bytes)
+        .unwrap()
+        .read_typed::<R>()
+        .unwrap()
+        .collect::<parket::Result<_>>()
+        .unwrap();
+    assert!(back == rows);
+    let pattern = [0x24, 0x49, 0x92, 0x24, 0x49, 0x92];
+    let at = bytes
+        .windows(pattern.len())
+        .position(|w| w == pattern)
+        .expect("the packed indices");
+    // Indices 3, 3, 3, 3: past the dictionary's last entry (2).
+    bytes[at] = 0xFF;
+    let file = FileReader::from_bytes(&bytes).unwrap();
+    let got: parket::Result<Vec<R>> = file.read_typed::<R>().unwrap().collect();
+    let e = got.unwrap_err().to_string();
+    assert!(
+        e.contains("dictionary index") && e.contains("amount"),
+        "{e}"
+    );
 }

@@ -715,6 +715,20 @@ impl<'a> PageDecoder<'a> {
         self.defer_bytes = defer && variant::DEFERS;
     }
 
+    /// Swaps the indices of the last data page, when its values were deferred (see
+    /// [`PageDecoder::defer_byte_array_gather`]), with `into`, whose buffer the decoder then
+    /// reuses; false (nothing swapped) when they were not. The page's values are then
+    /// `dictionary[i]` for each of `into`.
+    pub(crate) fn swap_deferred_indices(&mut self, into: &mut Vec<u32>) -> bool {
+        if !(self.deferred && variant::DEFERS && self.dictionary.is_some()) {
+            return false;
+        }
+        core::mem::swap(&mut self.indices, into);
+        // The indices are the caller's now.
+        self.deferred = false;
+        true
+    }
+
     /// The indices of the last data page when its values were deferred (see
     /// [`PageDecoder::defer_byte_array_gather`]): its values are `dictionary[i]` for each.
     pub(crate) fn deferred_indices(&self) -> Option<&[u32]> {

@@ -575,6 +575,13 @@ impl<'a> ColumnChunkReader<'a> {
         self.append_page_as(out, true, false)
     }
 
+    /// Swaps the indices of the last page that [`ColumnChunkReader::append_page_indices`]
+    /// left as indices (each checked against the dictionary) with `into` (whose buffer the
+    /// decoder reuses); false, and nothing swapped, when it decoded its values.
+    pub(crate) fn swap_deferred_indices(&mut self, into: &mut Vec<u32>) -> bool {
+        self.stream.decoder.swap_deferred_indices(into)
+    }
+
     /// The dictionary indices of the last page [`ColumnChunkReader::append_page_indices`]
     /// left as indices (each checked against the dictionary); `None` when it decoded its
     /// values.

@@ -232,11 +232,18 @@ impl PageSource for Chunks<'_> {
         if !r.append_page_indices(out)? {
             return Ok(false);
         }
-        let n = match r.deferred_indices() {
-            Some(indices) if strs.take_page(indices, || r.dictionary()) => return Ok(true),
-            Some(indices) => indices.len(),
-            None => return Ok(true),
+        let Some(n) = r.deferred_indices().map(<[u32]>::len) else {
+            return Ok(true);
         };
+        if strs.text_ready(|| r.dictionary()) {
+            if strs.take_page(|into| r.swap_deferred_indices(into)) {
+                return Ok(true);
+            }
+            // Not reached: the page's indices were there.
+            return Err(Error::out_of_spec(
+                "dictionary indices without a dictionary",
+            ));
+        }
         // A dictionary that is not UTF-8: the values, for the reads to find which is not.
         r.gather_deferred(0..n, n, &mut out.values)?;
         Ok(true)

@@ -622,16 +622,14 @@ impl ColumnCursors<'_> {
             return Ok(false);
         };
         let values = values.get(c.val..).unwrap_or(&[]);
-        let (l, v) = leaf_loop::<S, _>(
+        leaf_loop_at::<S, _>(
             c.max_def,
-            c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+            &c.leaf.def_levels,
+            (&mut c.lvl, &mut c.val),
             slots,
             out,
             values.iter().map(|&x| conv(x)),
-        )?;
-        c.lvl += l;
-        c.val += v;
-        Ok(true)
+        )
     }
 
     /// [`ColumnCursors::leaf_many`] of a `String` field (as `S` says of nulls): the page's
@@ -648,21 +646,38 @@ impl ColumnCursors<'_> {
             idx,
             on: true,
             dict: Some(Some(text)),
+            entries,
+            ..
         }) = &c.strs
         {
             // Straight from the dictionary entries.
             let idx = idx.get(c.val..).unwrap_or(&[]);
-            let (l, v) = leaf_loop::<S, _>(
+            let at = (&mut c.lvl, &mut c.val);
+            if entries.is_empty() {
+                return leaf_loop_at::<S, _>(
+                    c.max_def,
+                    &c.leaf.def_levels,
+                    at,
+                    slots,
+                    out,
+                    idx.iter().map(|&j| {
+                        super::DictStrings::entry(text, j).map(alloc::string::String::from)
+                    }),
+                );
+            }
+            // Split into entries: one look-up each.
+            return leaf_loop_at::<S, _>(
                 c.max_def,
-                c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+                &c.leaf.def_levels,
+                at,
                 slots,
                 out,
-                idx.iter()
-                    .map(|&j| super::DictStrings::entry(text, j).map(alloc::string::String::from)),
-            )?;
-            c.lvl += l;
-            c.val += v;
-            return Ok(true);
+                idx.iter().map(|&j| {
+                    entries
+                        .get(j as usize)
+                        .map(|e| alloc::string::String::from(&**e))
+                }),
+            );
         }
         let Values::ByteArray(b) = &mut c.leaf.values else {
             return Ok(false);
@@ -673,19 +688,17 @@ impl ColumnCursors<'_> {
         };
         let offsets = b.offsets();
         let bounds = offsets.get(c.val..).unwrap_or(&[]);
-        let (l, v) = leaf_loop::<S, _>(
+        leaf_loop_at::<S, _>(
             c.max_def,
-            c.leaf.def_levels.get(c.lvl..).unwrap_or(&[]),
+            &c.leaf.def_levels,
+            (&mut c.lvl, &mut c.val),
             slots,
             out,
             bounds.windows(2).map(|w| match *w {
                 [start, end] => t.get(start..end).map(alloc::string::String::from),
                 _ => None,
             }),
-        )?;
-        c.lvl += l;
-        c.val += v;
-        Ok(true)
+        )
     }
 }
 
@@ -871,6 +884,23 @@ fn leaf_loop<S: Slot<T>, T>(
         }
     }
     Ok((n, val))
+}
+
+/// [`leaf_loop`] from a cursor's level `lvl` (its definition levels `defs`), over its values
+/// from `val` on (`values`), stepping both past what it read.
+#[inline(always)]
+fn leaf_loop_at<S: Slot<T>, T>(
+    full: u16,
+    defs: &[u16],
+    (lvl, val): (&mut usize, &mut usize),
+    slots: &[bool],
+    out: &mut impl Put<S::Out>,
+    values: impl ExactSizeIterator<Item = Option<T>>,
+) -> Result<bool> {
+    let (l, v) = leaf_loop::<S, _>(full, defs.get(*lvl..).unwrap_or(&[]), slots, out, values)?;
+    *lvl += l;
+    *val += v;
+    Ok(true)
 }
 
 /// The values of one physical type, shared (what [`ColumnCursors::leaf_many`] picks).

@@ -33,15 +33,25 @@ pub struct DictStrings {
     /// The chunk's dictionary entries, all their bytes and where each starts (`None`: not
     /// read yet; `Some(None)`: not UTF-8, so pages are decoded as values).
     pub(super) dict: Option<Option<(String, Vec<usize>)>>,
+    /// The dictionary's entries one by one (empty: not split), once the chunk's pages
+    /// have taken [`SPLIT_AFTER`] times as many indices as it has entries: a `String` is
+    /// then copied from its entry with no look-up of its bounds and no check that they
+    /// fall on character boundaries. (A dictionary of entries read a few times each is
+    /// not split: that would copy it all once more.)
+    pub(super) entries: Vec<alloc::boxed::Box<str>>,
+    /// Indices taken from the chunk's pages so far, until the entries are split.
+    taken: usize,
 }
 
+/// See [`DictStrings::entries`].
+const SPLIT_AFTER: usize = 4;
+
 impl DictStrings {
-    /// Takes the dictionary indices of a page (`dict` gives the chunk's dictionary, asked
-    /// once per chunk): false where that dictionary is not UTF-8 text (the caller then
-    /// decodes the page's values).
-    pub(crate) fn take_page<'d>(
+    /// Whether the chunk's dictionary (`dict` gives it, asked once per chunk) is UTF-8
+    /// text, so that a page's indices can be taken ([`DictStrings::take_page`]); false
+    /// where it is not (the caller then decodes the page's values).
+    pub(crate) fn text_ready<'d>(
         &mut self,
-        indices: &[u32],
         dict: impl FnOnce() -> Option<alloc::borrow::Cow<'d, Values>>,
     ) -> bool {
         let text = self.dict.get_or_insert_with(|| match dict() {
@@ -54,13 +64,31 @@ impl DictStrings {
             },
             None => None,
         });
-        if text.is_none() {
-            return false;
+        text.is_some()
+    }
+
+    /// Takes a page's dictionary indices, `swap` moving them into the buffer it is given
+    /// (false where the page left none), once [`DictStrings::text_ready`].
+    pub(crate) fn take_page(&mut self, swap: impl FnOnce(&mut Vec<u32>) -> bool) -> bool {
+        self.on = matches!(self.dict, Some(Some(_))) && swap(&mut self.idx);
+        if self.on && self.taken != usize::MAX {
+            self.taken = self.taken.saturating_add(self.idx.len());
+            if let Some(Some((text, offsets))) = &self.dict {
+                if self.taken >= offsets.len().saturating_sub(1).saturating_mul(SPLIT_AFTER) {
+                    // Once per chunk (an entry that splits a character leaves them unsplit).
+                    self.taken = usize::MAX;
+                    self.entries = offsets
+                        .windows(2)
+                        .map(|w| match *w {
+                            [start, end] => text.get(start..end).map(alloc::boxed::Box::from),
+                            _ => None,
+                        })
+                        .collect::<Option<Vec<_>>>()
+                        .unwrap_or_default();
+                }
+            }
         }
-        self.idx.clear();
-        self.idx.extend_from_slice(indices);
-        self.on = true;
-        true
+        self.on
     }
 
     /// Dictionary entry `j` as text (`None`: past the end, or its bounds split a character).
@@ -490,6 +518,7 @@ impl ColumnCursors<'_> {
             idx,
             on: true,
             dict: Some(Some(text)),
+            ..
         }) = &c.strs
         {
             return match idx.get(k) {

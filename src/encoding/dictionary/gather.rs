@@ -276,8 +276,29 @@ pub(crate) fn decode_gather_dict(
 
 /// The largest of `indices`, checked against the dictionary's length.
 #[inline]
+#[cfg(not(parket_opt_size))]
 pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
-    // A fold the compiler vectorizes (`Iterator::max` keeps the last maximum and does not).
+    // Every index below `len` (none is at or past a length past u32's range): a compare
+    // and an or the compiler vectorizes on baseline x86-64 (SSE2 has no unsigned 32-bit
+    // max, so a fold of `max` stays scalar), chunked so that it is not one long chain.
+    let Ok(limit) = u32::try_from(len) else {
+        return Ok(());
+    };
+    let past = indices
+        .chunks(256)
+        .any(|c| c.iter().fold(false, |past, &i| past | (i >= limit)));
+    if past {
+        // The largest, for the error (the one pass where there is one).
+        let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+        return Err(bad_index(max, len));
+    }
+    Ok(())
+}
+
+/// [`check_max`] built for size: one fold of the max (less code).
+#[inline]
+#[cfg(parket_opt_size)]
+pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
     let max = indices.iter().fold(0u32, |a, &b| a.max(b));
     if !indices.is_empty() && max as usize >= len {
         return Err(bad_index(max, len));
