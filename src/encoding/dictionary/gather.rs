@@ -274,37 +274,9 @@ pub(crate) fn decode_gather_dict(
     Ok(1 + used.map_err(|e| e.offset_by(1))?)
 }
 
-/// The largest of `indices`, checked against the dictionary's length.
-#[inline]
-#[cfg(not(parket_opt_size))]
-pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
-    // Every index below `len` (none is at or past a length past u32's range): a compare
-    // and an or the compiler vectorizes on baseline x86-64 (SSE2 has no unsigned 32-bit
-    // max, so a fold of `max` stays scalar), chunked so that it is not one long chain.
-    let Ok(limit) = u32::try_from(len) else {
-        return Ok(());
-    };
-    let past = indices
-        .chunks(256)
-        .any(|c| c.iter().fold(false, |past, &i| past | (i >= limit)));
-    if past {
-        // The largest, for the error (the one pass where there is one).
-        let max = indices.iter().fold(0u32, |a, &b| a.max(b));
-        return Err(bad_index(max, len));
-    }
-    Ok(())
-}
-
-/// [`check_max`] built for size: one fold of the max (less code).
-#[inline]
-#[cfg(parket_opt_size)]
-pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
-    let max = indices.iter().fold(0u32, |a, &b| a.max(b));
-    if !indices.is_empty() && max as usize >= len {
-        return Err(bad_index(max, len));
-    }
-    Ok(())
-}
+/// The largest of `indices`, checked against the dictionary's length (each variant's own
+/// loop).
+pub(crate) use variant::check_max;
 
 fn gather_runs_fixed<T: Copy>(
     input: &[u8],
@@ -407,8 +379,8 @@ impl<'a> Padded<'a> {
     }
 }
 
-// The one point of choice for gathering BYTE_ARRAY entries: default builds copy fixed-size
-// blocks (one copy of the loop per gap and block size, a small dictionary padded, see
+// The one point of choice for gathering BYTE_ARRAY entries and checking indices: default
+// builds copy fixed-size blocks and check indices by a vectorized compare (one copy of the loop per gap and block size, a small dictionary padded, see
 // [`Padded`]); builds for size (`cfg(parket_opt_size)`, set by `build.rs`) one loop, a copy by
 // length per entry, no padding. Same values (the gather tests run both).
 #[cfg(parket_opt_size)]
@@ -422,6 +394,26 @@ mod fast {
     use super::{Padded, Result, NARROW};
     use crate::bytes::{extend_block, SHORT};
     use alloc::vec::Vec;
+
+    /// [`check_max`](super::check_max): every index below `len` (none is at or past a
+    /// length past u32's range), a compare and an or the compiler vectorizes on baseline
+    /// x86-64 (SSE2 has no unsigned 32-bit max, so a fold of `max` stays scalar), chunked so
+    /// that it is not one long chain.
+    #[inline]
+    pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
+        let Ok(limit) = u32::try_from(len) else {
+            return Ok(());
+        };
+        let past = indices
+            .chunks(256)
+            .any(|c| c.iter().fold(false, |past, &i| past | (i >= limit)));
+        if past {
+            // The largest, for the error (the one pass where there is one).
+            let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+            return Err(super::bad_index(max, len));
+        }
+        Ok(())
+    }
 
     /// Entries are copied as blocks: a small dictionary is padded, a narrow one copied by
     /// [`NARROW`]-byte blocks.
@@ -503,6 +495,16 @@ mod fast {
 mod compact {
     use super::{Padded, Result};
     use alloc::vec::Vec;
+
+    /// [`check_max`](super::check_max) built for size: one fold of the max (less code).
+    #[inline]
+    pub(crate) fn check_max(indices: &[u32], len: usize) -> Result<()> {
+        let max = indices.iter().fold(0u32, |a, &b| a.max(b));
+        if !indices.is_empty() && max as usize >= len {
+            return Err(super::bad_index(max, len));
+        }
+        Ok(())
+    }
 
     /// No blocks: no padding, no narrow copies.
     pub(super) const BLOCKS: bool = false;
